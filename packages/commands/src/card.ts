@@ -1,0 +1,73 @@
+import type { AgentCard, AgentExtension } from '@a2a-js/sdk';
+import type { CommandRegistry } from './registry.js';
+import { COMMANDS_EXTENSION_URI, type CommandsExtensionParams } from './spec.js';
+
+const DESCRIPTION = 'Slash commands that run on the agent instead of reaching the model.';
+
+/** The extension entry for the card: `required: false`, commands in registration order. */
+export function commandsExtension(registry: CommandRegistry): AgentExtension {
+  const params: CommandsExtensionParams = { commands: registry.specs().map((spec) => ({ ...spec })) };
+  return { uri: COMMANDS_EXTENSION_URI, description: DESCRIPTION, required: false, params };
+}
+
+/** A copy of `card` whose commands extension entry is added, or replaced, from the registry. */
+export function withCommandsExtension(card: AgentCard, registry: CommandRegistry): AgentCard {
+  const capabilities = card.capabilities ?? { extensions: [] };
+  const others = (capabilities.extensions ?? []).filter((ext) => ext.uri !== COMMANDS_EXTENSION_URI);
+  return {
+    ...card,
+    capabilities: { ...capabilities, extensions: [...others, commandsExtension(registry)] },
+  };
+}
+
+/**
+ * A card that follows the registry: rebuilt only when a command is registered
+ * or removed, so serving it costs the same with 1 or 1,000 commands.
+ */
+export class CommandsCard {
+  private card: AgentCard;
+  private cardJson: string;
+  private cardEtag: string;
+
+  constructor(
+    private readonly base: AgentCard,
+    private readonly registry: CommandRegistry,
+  ) {
+    this.card = withCommandsExtension(base, registry);
+    this.cardJson = JSON.stringify(this.card);
+    this.cardEtag = etagOf(this.cardJson);
+    registry.onChange(() => {
+      this.card = withCommandsExtension(this.base, this.registry);
+      this.cardJson = JSON.stringify(this.card);
+      this.cardEtag = etagOf(this.cardJson);
+    });
+  }
+
+  /** The current card. Do not mutate it. */
+  get current(): AgentCard {
+    return this.card;
+  }
+
+  /** The card as JSON, serialised once per change. */
+  get json(): string {
+    return this.cardJson;
+  }
+
+  /** Changes whenever the card does: an ETag for HTTP caching. */
+  get etag(): string {
+    return this.cardEtag;
+  }
+
+  /** For the SDK's `agentCardHandler({ agentCardProvider })`. */
+  readonly provider = async (): Promise<AgentCard> => this.card;
+}
+
+/** FNV-1a over the card's JSON: the same card gives the same tag on every instance. */
+function etagOf(json: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < json.length; i++) {
+    hash ^= json.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `"${(hash >>> 0).toString(16)}-${json.length.toString(16)}"`;
+}

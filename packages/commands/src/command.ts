@@ -1,0 +1,75 @@
+import type { Message, TaskState } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+
+export type TaskMetadata = Record<string, unknown>;
+
+/** A read view of the task a command runs on: no history unless asked for. */
+export interface TaskView {
+  readonly id: string;
+  readonly contextId: string;
+  readonly state: TaskState;
+  readonly metadata: Readonly<TaskMetadata>;
+  /** True when this command's message created the task (SEMANTICS §4). */
+  readonly created: boolean;
+  /** Loads the task's history. Costs O(history): only commands that need it should call it. */
+  loadHistory(): Promise<Message[]>;
+}
+
+/** Who sent the command, as the server's user builder saw them. */
+export interface Caller {
+  readonly name: string;
+  readonly authenticated: boolean;
+}
+
+export interface SubtaskInit {
+  /** Messages the sub-task starts with, e.g. a copy of the parent's conversation. */
+  history?: Message[];
+  /** Extra metadata for the sub-task; the parent link is added by the library. */
+  metadata?: TaskMetadata;
+  /** When given, sent to the agent as the sub-task's first ordinary message; it runs on its own. */
+  prompt?: string;
+}
+
+export interface CommandContext {
+  /** The registered name, without the slash. */
+  readonly name: string;
+  /** SEMANTICS §2: everything after the whitespace that follows the name, trailing whitespace removed. */
+  readonly args: string;
+  /** The command message itself. */
+  readonly message: Message;
+  readonly task: TaskView;
+  readonly caller: Caller;
+  /** Aborted when the server shuts down or the request is abandoned. */
+  readonly signal: AbortSignal;
+  /** The SDK's call context, for extensions that need headers or the tenant. */
+  readonly callContext: ServerCallContext;
+  /** Atomically read-modify-write the task's metadata; returns the stored result. */
+  updateMetadata(update: (current: TaskMetadata) => TaskMetadata): Promise<TaskMetadata>;
+  /** Creates a sub-task linked to this one (SEMANTICS §7) and returns its view at once. */
+  createSubtask(init?: SubtaskInit): Promise<TaskView>;
+}
+
+export interface CommandResult {
+  /** What a person reads. Required: SEMANTICS §3 asks for at least one text part. */
+  text: string;
+  /** The same content in structured form, sent as a data part. */
+  data?: unknown;
+  /** The id of a sub-task this command created. */
+  task_ref?: string;
+}
+
+export type CommandRun = (
+  context: CommandContext,
+) => CommandResult | string | Promise<CommandResult | string>;
+
+export interface CommandDefinition {
+  name: string;
+  description: string;
+  argument_hint?: string;
+  run: CommandRun;
+}
+
+/** A command as the registry keeps it: validated, with its hint defaulted. */
+export interface RegisteredCommand extends CommandDefinition {
+  readonly argument_hint: string;
+}

@@ -1,0 +1,42 @@
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { Router, type RequestHandler } from 'express';
+import type { CommandsCard } from '../card.js';
+import type { CommandsServer } from '../server/create-server.js';
+
+/**
+ * Serves the card from its cached JSON with an ETag and `no-cache`, so that
+ * commands registered at run time show at once and unchanged cards cost a 304.
+ */
+export function commandsCardHandler(card: CommandsCard): RequestHandler {
+  const router = Router();
+  router.get('/', (req, res) => {
+    res.setHeader('ETag', card.etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json').send(card.json);
+  });
+  return router;
+}
+
+export interface CommandsRoutesOptions {
+  /** Where JSON-RPC is served; `/a2a/jsonrpc` by default. */
+  jsonRpcPath?: string;
+  /** Where HTTP+JSON is served; `/a2a/rest` by default. */
+  restPath?: string;
+  userBuilder?: UserBuilder;
+}
+
+/** The card, JSON-RPC and HTTP+JSON routes of a commands-enabled agent, as one router. */
+export function commandsRoutes(server: CommandsServer, options: CommandsRoutesOptions = {}): Router {
+  const { requestHandler, contextBuilder } = server;
+  const userBuilder = options.userBuilder ?? UserBuilder.noAuthentication;
+  const router = Router();
+  router.use(`/${AGENT_CARD_PATH}`, commandsCardHandler(server.card));
+  router.use(options.jsonRpcPath ?? '/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder, contextBuilder }));
+  router.use(options.restPath ?? '/a2a/rest', restHandler({ requestHandler, userBuilder, contextBuilder }));
+  return router;
+}

@@ -1,0 +1,14 @@
+export * from './spec.js';
+export { commandsExtensionParamsSchema } from './schema/index.js';
+export type * from './command.js';
+export { CommandRegistry, CommandRegistrationError, type RegistryListener } from './registry.js';
+export {
+  parseCommand,
+  parseCommandText,
+  soleText,
+  type MessageLike,
+  type ParsedCommand,
+  type ParsedCommandText,
+} from './parse.js';
+export { commandsExtension, withCommandsExtension, CommandsCard } from './card.js';
+export { CommandError } from './errors.js';

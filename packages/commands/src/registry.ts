@@ -1,0 +1,93 @@
+import type { CommandDefinition, RegisteredCommand } from './command.js';
+import { COMMAND_NAME_PATTERN, type CommandSpec } from './spec.js';
+
+export type RegistryListener = () => void;
+
+/** Thrown when a command definition breaks SEMANTICS §1. */
+export class CommandRegistrationError extends Error {
+  override name = 'CommandRegistrationError';
+}
+
+/**
+ * The commands an agent offers, in registration order (SEMANTICS §1).
+ * It knows nothing about what any single command does.
+ */
+export class CommandRegistry {
+  private readonly commands = new Map<string, RegisteredCommand>();
+  private readonly listeners = new Set<RegistryListener>();
+  private specsCache: CommandSpec[] | undefined;
+
+  register(definition: CommandDefinition): RegisteredCommand {
+    const command = validate(definition);
+    if (this.commands.has(command.name)) {
+      throw new CommandRegistrationError(`command "/${command.name}" is already registered`);
+    }
+    this.commands.set(command.name, command);
+    this.changed();
+    return command;
+  }
+
+  /** Removes a command; returns whether it was registered. */
+  unregister(name: string): boolean {
+    const removed = this.commands.delete(name);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  get(name: string): RegisteredCommand | undefined {
+    return this.commands.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.commands.has(name);
+  }
+
+  get size(): number {
+    return this.commands.size;
+  }
+
+  /** Every command, in registration order. */
+  list(): RegisteredCommand[] {
+    return [...this.commands.values()];
+  }
+
+  /** The card's view: exactly `name`, `description` and `argument_hint`, cached until a change. */
+  specs(): readonly CommandSpec[] {
+    this.specsCache ??= this.list().map(({ name, description, argument_hint }) => ({
+      name,
+      description,
+      argument_hint,
+    }));
+    return this.specsCache;
+  }
+
+  /** Calls `listener` after every register or unregister; returns a function that stops it. */
+  onChange(listener: RegistryListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.specsCache = undefined;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function validate(definition: CommandDefinition): RegisteredCommand {
+  const { name, description, argument_hint = '', run } = definition;
+  if (typeof name !== 'string' || !COMMAND_NAME_PATTERN.test(name)) {
+    throw new CommandRegistrationError(
+      `invalid command name ${JSON.stringify(name)}: it must match [a-z][a-z0-9-]*`,
+    );
+  }
+  if (typeof description !== 'string' || description.trim() === '') {
+    throw new CommandRegistrationError(`command "/${name}" needs a non-empty description`);
+  }
+  if (typeof argument_hint !== 'string') {
+    throw new CommandRegistrationError(`command "/${name}": argument_hint must be a string`);
+  }
+  if (typeof run !== 'function') {
+    throw new CommandRegistrationError(`command "/${name}" needs a run function`);
+  }
+  return { name, description, argument_hint, run };
+}

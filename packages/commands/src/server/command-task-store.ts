@@ -1,0 +1,42 @@
+import type { Message, Task } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { TaskMetadata } from '../command.js';
+
+/** A task without its history and artifacts: what the command path reads. */
+export type TaskHead = Omit<Task, 'history' | 'artifacts'>;
+
+/**
+ * What the command path needs from storage. Each method touches one task and
+ * must be atomic for it; none may cost O(history) in a store built for scale.
+ */
+export interface CommandTaskStore {
+  /** The task's head, or undefined when it does not exist or the caller may not see it. */
+  loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined>;
+  /** The whole history, for the few commands that need it. */
+  loadHistory(taskId: string, context: ServerCallContext): Promise<Message[]>;
+  /** Stores a new task. */
+  create(task: Task, context: ServerCallContext): Promise<void>;
+  /**
+   * Appends `entries` to the history and makes `statusMessage` the status
+   * message, keeping whatever state is stored (SEMANTICS §4). Returns the head after.
+   */
+  appendReply(
+    taskId: string,
+    entries: Message[],
+    statusMessage: Message,
+    context: ServerCallContext,
+  ): Promise<TaskHead | undefined>;
+  /** Read-modify-write of `Task.metadata`; returns the stored result. */
+  updateMetadata(
+    taskId: string,
+    update: (current: TaskMetadata) => TaskMetadata,
+    context: ServerCallContext,
+  ): Promise<TaskMetadata>;
+}
+
+/** SEMANTICS §3: `Task.metadata` never keeps a reply's tags. */
+export function withoutReplyTags(metadata: TaskMetadata | undefined): TaskMetadata {
+  if (!metadata || (!('command' in metadata) && !('task_ref' in metadata))) return metadata ?? {};
+  const { command: _command, task_ref: _taskRef, ...rest } = metadata;
+  return rest;
+}

@@ -1,0 +1,221 @@
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import {
+  ExtensionSupportRequiredError,
+  RequestMalformedError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { parseCommand } from '../parse.js';
+import type { CommandRegistry } from '../registry.js';
+import type { CommandTaskStore } from './command-task-store.js';
+import { LiveStreams } from './live-streams.js';
+import { CommandRunner, type CommandOutcome } from './run-command.js';
+import type { TurnGate } from './turn-gate.js';
+
+export interface CommandsRequestHandlerOptions {
+  /** The agent's own request handler, usually the SDK's `DefaultRequestHandler`. */
+  inner: A2ARequestHandler;
+  registry: CommandRegistry;
+  /** Must share its data with the store `inner` uses. */
+  store: CommandTaskStore;
+  /** Serialises ordinary messages per task; its `track()` must wrap the agent's executor. */
+  turns?: TurnGate;
+  /** The card served to clients, when it differs from `inner.getAgentCard()`. */
+  agentCard?: () => Promise<AgentCard>;
+  onError?: (error: unknown, where: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * An `A2ARequestHandler` in front of the agent's own. Commands are answered on
+ * their own path and never reach the agent's executor; everything else passes
+ * through, one turn per task at a time, with command replies slipped into the
+ * streams open on the task.
+ */
+export class CommandsRequestHandler implements A2ARequestHandler {
+  readonly live = new LiveStreams();
+  private readonly runner: CommandRunner;
+
+  constructor(private readonly options: CommandsRequestHandlerOptions) {
+    this.runner = new CommandRunner({
+      store: options.store,
+      live: this.live,
+      sendPrompt: (message, context) =>
+        this.sendMessage(requestFor(message, { returnImmediately: true }), context),
+      onError: options.onError,
+      signal: options.signal,
+    });
+  }
+
+  getAgentCard(): Promise<AgentCard> {
+    return this.options.agentCard?.() ?? this.options.inner.getAgentCard();
+  }
+
+  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+    const command = await this.commandIn(params, context);
+    if (command) {
+      // SEMANTICS §3: the Task with the reply, whatever returnImmediately says.
+      const outcome = await this.runner.run(command.message, command.parsed, context);
+      return taskWithReply(outcome, params.configuration?.historyLength);
+    }
+    const { inner, turns } = this.options;
+    const taskId = params.message?.taskId;
+    if (!turns || !taskId) return inner.sendMessage(params, context);
+    return turns.admit(taskId, () => inner.sendMessage(params, context));
+  }
+
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const command = await this.commandIn(params, context);
+    if (command) {
+      const card = await this.getAgentCard();
+      if (!card.capabilities?.streaming) throw new UnsupportedOperationError('Streaming is not supported.');
+      const outcome = await this.runner.run(command.message, command.parsed, context);
+      // SEMANTICS §3: the task snapshot first, then the reply update, then the end.
+      yield { payload: { $case: 'task', value: snapshotBeforeReply(outcome) } };
+      yield { payload: { $case: 'statusUpdate', value: outcome.event } };
+      return;
+    }
+    const { inner, turns } = this.options;
+    const taskId = params.message?.taskId;
+    const stream =
+      turns && taskId
+        ? turns.admitStream(taskId, () => inner.sendMessageStream(params, context))
+        : inner.sendMessageStream(params, context);
+    yield* this.live.follow(stream, taskId || undefined);
+  }
+
+  resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.live.follow(this.options.inner.resubscribe(params, context), params.id);
+  }
+
+  getAuthenticatedExtendedAgentCard(
+    params: GetExtendedAgentCardRequest,
+    context: ServerCallContext,
+  ): Promise<AgentCard> {
+    return this.options.inner.getAuthenticatedExtendedAgentCard(params, context);
+  }
+
+  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.options.inner.getTask(params, context);
+  }
+
+  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.options.inner.listTasks(params, context);
+  }
+
+  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.options.inner.cancelTask(params, context);
+  }
+
+  createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.options.inner.createTaskPushNotificationConfig(params, context);
+  }
+
+  getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.options.inner.getTaskPushNotificationConfig(params, context);
+  }
+
+  listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.options.inner.listTaskPushNotificationConfigs(params, context);
+  }
+
+  deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
+    return this.options.inner.deleteTaskPushNotificationConfig(params, context);
+  }
+
+  /** The command in this request, after the checks the SDK would make of any message. */
+  private async commandIn(params: SendMessageRequest, context: ServerCallContext) {
+    const message = params.message;
+    if (!message) return undefined;
+    const parsed = parseCommand(message, this.options.registry);
+    if (!parsed) return undefined;
+    if (!message.messageId) throw new RequestMalformedError('message.messageId is required.');
+    const card = await this.getAgentCard();
+    const requested = new Set(context.requestedExtensions ?? []);
+    const missing = (card.capabilities?.extensions ?? [])
+      .filter((extension) => extension.required && !requested.has(extension.uri))
+      .map((extension) => extension.uri);
+    if (missing.length > 0) {
+      throw new ExtensionSupportRequiredError(
+        `Client must declare support for required extensions: ${missing.join(', ')}`,
+      );
+    }
+    return { message, parsed };
+  }
+}
+
+function requestFor(
+  message: Message,
+  configuration: { returnImmediately: boolean },
+): SendMessageRequest {
+  return {
+    tenant: '',
+    message,
+    configuration: {
+      acceptedOutputModes: [],
+      taskPushNotificationConfig: undefined,
+      returnImmediately: configuration.returnImmediately,
+    },
+    metadata: undefined,
+  };
+}
+
+/**
+ * The Task a command's SendMessage returns. Its history is the exchange, not
+ * the whole conversation: A2A lets a server return fewer messages than asked,
+ * and this keeps a command's cost independent of history length. GetTask has the rest.
+ */
+function taskWithReply(outcome: CommandOutcome, historyLength: number | undefined): Task {
+  const exchange = [outcome.commandMessage, outcome.reply];
+  const keep = Math.min(exchange.length, Math.max(0, historyLength ?? exchange.length));
+  return {
+    ...outcome.head,
+    status: outcome.event.status,
+    history: keep === 0 ? [] : exchange.slice(-keep),
+    artifacts: [],
+  };
+}
+
+function snapshotBeforeReply(outcome: CommandOutcome): Task {
+  return {
+    ...outcome.head,
+    status: { state: outcome.head.status?.state ?? 0, message: undefined, timestamp: outcome.head.status?.timestamp },
+    history: [outcome.commandMessage],
+    artifacts: [],
+  };
+}

@@ -1,0 +1,11 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  resolve: { conditions: ['a2a-source'] },
+  ssr: { resolve: { conditions: ['a2a-source'] } },
+  test: {
+    name: 'commands',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
