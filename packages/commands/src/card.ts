@@ -6,14 +6,18 @@ const DESCRIPTION = 'Slash commands that run on the agent instead of reaching th
 
 /** The extension entry for the card: `required: false`, commands in registration order. */
 export function commandsExtension(registry: CommandRegistry): AgentExtension {
-  const params: CommandsExtensionParams = { commands: registry.specs().map((spec) => ({ ...spec })) };
+  const params: CommandsExtensionParams = {
+    commands: registry.specs().map((spec) => ({ ...spec })),
+  };
   return { uri: COMMANDS_EXTENSION_URI, description: DESCRIPTION, required: false, params };
 }
 
 /** A copy of `card` whose commands extension entry is added, or replaced, from the registry. */
 export function withCommandsExtension(card: AgentCard, registry: CommandRegistry): AgentCard {
   const capabilities = card.capabilities ?? { extensions: [] };
-  const others = (capabilities.extensions ?? []).filter((ext) => ext.uri !== COMMANDS_EXTENSION_URI);
+  const others = (capabilities.extensions ?? []).filter(
+    (ext) => ext.uri !== COMMANDS_EXTENSION_URI,
+  );
   return {
     ...card,
     capabilities: { ...capabilities, extensions: [...others, commandsExtension(registry)] },

@@ -2,7 +2,8 @@
  * The Commands extension v1, as the spec text defines it: its URI, the card
  * params, and the metadata that tags a command reply.
  */
-export const COMMANDS_EXTENSION_URI = 'https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1';
+export const COMMANDS_EXTENSION_URI =
+  'https://madarauchiha-314.github.io/tiny-harness/a2a/ext/commands/v1';
 
 /** What clients see on the card for one command: exactly these three keys. */
 export interface CommandSpec {

@@ -31,12 +31,21 @@ export interface CommandsRoutesOptions {
 }
 
 /** The card, JSON-RPC and HTTP+JSON routes of a commands-enabled agent, as one router. */
-export function commandsRoutes(server: CommandsServer, options: CommandsRoutesOptions = {}): Router {
+export function commandsRoutes(
+  server: CommandsServer,
+  options: CommandsRoutesOptions = {},
+): Router {
   const { requestHandler, contextBuilder } = server;
   const userBuilder = options.userBuilder ?? UserBuilder.noAuthentication;
   const router = Router();
   router.use(`/${AGENT_CARD_PATH}`, commandsCardHandler(server.card));
-  router.use(options.jsonRpcPath ?? '/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder, contextBuilder }));
-  router.use(options.restPath ?? '/a2a/rest', restHandler({ requestHandler, userBuilder, contextBuilder }));
+  router.use(
+    options.jsonRpcPath ?? '/a2a/jsonrpc',
+    jsonRpcHandler({ requestHandler, userBuilder, contextBuilder }),
+  );
+  router.use(
+    options.restPath ?? '/a2a/rest',
+    restHandler({ requestHandler, userBuilder, contextBuilder }),
+  );
   return router;
 }

@@ -1,7 +1,4 @@
-import {
-  defaultServerCallContextBuilder,
-  type ServerCallContextBuilder,
-} from '@a2a-js/sdk/server';
+import { defaultServerCallContextBuilder, type ServerCallContextBuilder } from '@a2a-js/sdk/server';
 import { COMMANDS_EXTENSION_URI } from '../spec.js';
 
 /**

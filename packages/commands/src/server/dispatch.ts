@@ -68,7 +68,10 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     return this.options.agentCard?.() ?? this.options.inner.getAgentCard();
   }
 
-  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+  async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     const command = await this.commandIn(params, context);
     if (command) {
       // SEMANTICS §3: the Task with the reply, whatever returnImmediately says.
@@ -88,7 +91,8 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     const command = await this.commandIn(params, context);
     if (command) {
       const card = await this.getAgentCard();
-      if (!card.capabilities?.streaming) throw new UnsupportedOperationError('Streaming is not supported.');
+      if (!card.capabilities?.streaming)
+        throw new UnsupportedOperationError('Streaming is not supported.');
       const outcome = await this.runner.run(command.message, command.parsed, context);
       // SEMANTICS §3: the task snapshot first, then the reply update, then the end.
       yield { payload: { $case: 'task', value: snapshotBeforeReply(outcome) } };
@@ -214,7 +218,11 @@ function taskWithReply(outcome: CommandOutcome, historyLength: number | undefine
 function snapshotBeforeReply(outcome: CommandOutcome): Task {
   return {
     ...outcome.head,
-    status: { state: outcome.head.status?.state ?? 0, message: undefined, timestamp: outcome.head.status?.timestamp },
+    status: {
+      state: outcome.head.status?.state ?? 0,
+      message: undefined,
+      timestamp: outcome.head.status?.timestamp,
+    },
     history: [outcome.commandMessage],
     artifacts: [],
   };

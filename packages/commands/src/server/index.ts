@@ -1,4 +1,8 @@
-export { createCommandsServer, type CommandsServer, type CommandsServerOptions } from './create-server.js';
+export {
+  createCommandsServer,
+  type CommandsServer,
+  type CommandsServerOptions,
+} from './create-server.js';
 export { CommandsRequestHandler, type CommandsRequestHandlerOptions } from './dispatch.js';
 export { commandsContextBuilder } from './context-builder.js';
 export { CommandsTaskStore } from './sdk-task-store.js';

@@ -9,11 +9,21 @@ export function replyMetadata(name: string, taskRef?: string): CommandReplyMetad
 }
 
 function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined };
+  return {
+    content: { $case: 'text', value: text },
+    mediaType: 'text/plain',
+    filename: '',
+    metadata: undefined,
+  };
 }
 
 function dataPart(data: unknown): Part {
-  return { content: { $case: 'data', value: data }, mediaType: 'application/json', filename: '', metadata: undefined };
+  return {
+    content: { $case: 'data', value: data },
+    mediaType: 'application/json',
+    filename: '',
+    metadata: undefined,
+  };
 }
 
 /** The reply message: agent role, a fresh id, the task's ids, a text part and an optional data part. */
@@ -47,6 +57,9 @@ export function commandReplyEvent(head: TaskHead, reply: Message): TaskStatusUpd
       message: reply,
       timestamp: head.status?.timestamp ?? new Date().toISOString(),
     },
-    metadata: replyMetadata(metadata.command, metadata.task_ref) as unknown as Record<string, unknown>,
+    metadata: replyMetadata(metadata.command, metadata.task_ref) as unknown as Record<
+      string,
+      unknown
+    >,
   };
 }

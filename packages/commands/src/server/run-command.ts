@@ -175,7 +175,14 @@ export class CommandRunner {
         taskId: id,
         contextId: parent.contextId,
         role: Role.ROLE_USER,
-        parts: [{ content: { $case: 'text', value: init.prompt }, mediaType: 'text/plain', filename: '', metadata: undefined }],
+        parts: [
+          {
+            content: { $case: 'text', value: init.prompt },
+            mediaType: 'text/plain',
+            filename: '',
+            metadata: undefined,
+          },
+        ],
         metadata: undefined,
         extensions: [],
         referenceTaskIds: [],

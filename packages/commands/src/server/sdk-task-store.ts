@@ -81,7 +81,8 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
       if (!task) throw new Error(`task ${taskId} no longer exists`);
       const before = task.metadata ?? {};
       const after = withoutReplyTags(update(structuredClone(before)));
-      for (const key of Object.keys(after)) if (after[key] !== before[key]) this.commandOwnedKeys.add(key);
+      for (const key of Object.keys(after))
+        if (after[key] !== before[key]) this.commandOwnedKeys.add(key);
       for (const key of Object.keys(before)) if (!(key in after)) this.commandOwnedKeys.add(key);
       task.metadata = after;
       await this.inner.save(task, context);

@@ -17,13 +17,13 @@ export interface RunningAgent extends Listening {
  */
 export async function startExampleAgent(turnDelayMs = 0): Promise<RunningAgent> {
   const outer = express();
-  let inner: express.Express | undefined;
-  outer.use((req, res, next) => inner!(req, res, next));
+  const mounted: { app?: express.Express } = {};
+  outer.use((req, res, next) => mounted.app!(req, res, next));
   const listening = await listen(outer);
   const executorSaw: string[] = [];
   const executor = spy(echoExecutor(turnDelayMs), executorSaw);
   const { app, server } = createExampleAgent(listening.baseUrl, executor);
-  inner = app;
+  mounted.app = app;
   const registry = server.registry;
   registry.register({
     name: 'boom',

@@ -1,0 +1,35 @@
+export {
+  COMMANDS_EXTENSION_URI,
+  COMMAND_NAME_PATTERN,
+  type CommandSpec,
+  type CommandsExtensionParams,
+  type CommandReplyMetadata,
+} from '../spec.js';
+export { parseCommandText, type ParsedCommandText } from '../parse.js';
+export { readCommands, hasCommandsExtension } from './card.js';
+export {
+  complete,
+  argumentHintState,
+  hintRequiresArguments,
+  type Completion,
+  type CompleteOptions,
+  type ArgumentHintState,
+} from './complete.js';
+export {
+  isCommandReply,
+  commandOf,
+  taskRefOf,
+  replyMetadataOf,
+  replyMessageOf,
+  replyData,
+  replyText,
+} from './reply.js';
+export {
+  commandRequestOptions,
+  textMessage,
+  textRequest,
+  sendText,
+  streamText,
+  type TextMessageOptions,
+  type SendTextOptions,
+} from './send.js';
