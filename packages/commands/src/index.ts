@@ -12,3 +12,4 @@ export {
 } from './parse.js';
 export { commandsExtension, withCommandsExtension, CommandsCard } from './card.js';
 export { CommandError } from './errors.js';
+export { isCommandExchange, withoutCommands } from './history.js';

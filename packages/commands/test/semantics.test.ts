@@ -166,6 +166,7 @@ describe('§3 The reply', () => {
     const stored = await getTask(task.id);
     const last = stored.history.slice(-2);
     expect(texts(last[0])).toEqual(['/echo kept']);
+    expect(last[0].metadata).toEqual({ command: 'echo' });
     expect(last[1].messageId).toBe(replyOf(body.result.task).messageId);
     expect(last[1].metadata).toEqual({ command: 'echo' });
     expect(stored.metadata?.command).toBeUndefined();

@@ -46,7 +46,13 @@ export class CommandRunner {
   ): Promise<CommandOutcome> {
     const { store, live } = this.options;
     const { head, created } = await this.resolveTask(message, context);
-    const commandMessage: Message = { ...message, taskId: head.id, contextId: head.contextId };
+    // Tagged like its reply, so that history readers can leave both out of a model's context (§3).
+    const commandMessage: Message = {
+      ...message,
+      taskId: head.id,
+      contextId: head.contextId,
+      metadata: { ...message.metadata, command: parsed.name },
+    };
     if (created) {
       await store.create(
         { ...head, history: [commandMessage], artifacts: [] } satisfies Task,
