@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { createMessagesTable, type MessagesTable } from './messages-table.js';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface HarnessDatabase {
+  db: Kysely<MessagesTable>;
+  kind: DatabaseKind;
+  /** The URL the SDK's `a2a-db` tool understands: `sqlite:<file>` or `postgres://...`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `--database-url` when given, else a SQLite file under the data directory. */
+export function databaseUrl(dataDir: string, databaseUrlOption?: string): string {
+  if (databaseUrlOption) return databaseUrlOption;
+  return `sqlite:${path.join(dataDir, 'tasks.db')}`;
+}
+
+export function kindOf(url: string): DatabaseKind {
+  if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(
+    `unsupported database URL "${redactUrl(url)}": use postgres://... or sqlite:<file>`,
+  );
+}
+
+/** A URL safe to log: the password is replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/\/[^:/@]+):[^@]*@/, '$1:***@');
+}
+
+/** Opens the database and brings its schema up to date: no separate migration step. */
+export async function openDatabase(url: string): Promise<HarnessDatabase> {
+  const kind = kindOf(url);
+  await runSdkMigrations(url, kind);
+  const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url);
+  await createMessagesTable(db);
+  return { db, kind, url, close: () => db.destroy() };
+}
+
+function openSqlite(url: string): Kysely<MessagesTable> {
+  const database = new SqliteDatabase(url.slice('sqlite:'.length));
+  // WAL keeps readers off the writer's back; NORMAL is durable across process crashes.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  return new Kysely({ dialect: new SqliteDialect({ database }) });
+}
+
+function openPostgres(url: string): Kysely<MessagesTable> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * The SDK ships its task-table migrations only as the `a2a-db` command, so the
+ * harness runs that command, with the same Node, before it opens the database.
+ */
+async function runSdkMigrations(url: string, kind: DatabaseKind): Promise<void> {
+  if (kind === 'sqlite') mkdirSync(path.dirname(url.slice('sqlite:'.length)), { recursive: true });
+  const sdkEntry = fileURLToPath(import.meta.resolve('@a2a-js/sdk'));
+  const cli = path.join(path.dirname(sdkEntry), 'cli', 'a2a_db.js');
+  try {
+    await execFileAsync(process.execPath, [cli, 'upgrade', '--url', url], { timeout: 60_000 });
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`database migration failed for ${redactUrl(url)}: ${stderr || String(error)}`);
+  }
+}

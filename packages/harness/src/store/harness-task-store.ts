@@ -1,0 +1,249 @@
+import {
+  TaskState,
+  taskStateToJSON,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type Task,
+  type TaskStatus,
+} from '@a2a-js/sdk';
+import { ServerCallContext, type TaskStore, type User } from '@a2a-js/sdk/server';
+import { DatabaseTaskStore, TASK_TABLE } from '@a2a-js/sdk/server/database';
+import type { TaskMetadata } from 'a2a-commands';
+import {
+  KeyedLock,
+  withoutReplyTags,
+  type CommandTaskStore,
+  type TaskHead,
+} from 'a2a-commands/server';
+import { sql, type Kysely } from 'kysely';
+import { noteMessage } from '../notes.js';
+import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
+
+/** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
+export interface TaskChange {
+  append?: Message[];
+  status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
+  metadata?: (current: TaskMetadata) => TaskMetadata;
+}
+
+/** How many of a save's newest messages are checked against the store; the SDK only appends. */
+const SAVE_TAIL = 100;
+
+/**
+ * Tasks in SQL: the head (state, metadata) in the SDK's own `tasks` table,
+ * through its `DatabaseTaskStore` and so scoped to the caller as the SDK
+ * scopes it; the history in an append-only table of its own. Every change to
+ * a task is one transaction, in order, so a command's write and a turn's write
+ * never lose each other, and none costs O(history).
+ */
+export class HarnessTaskStore implements TaskStore, CommandTaskStore {
+  private readonly lock = new KeyedLock();
+  private readonly heads: DatabaseTaskStore;
+
+  constructor(private readonly db: Kysely<MessagesTable>) {
+    this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
+  }
+
+  /** The whole task, or its last `historyLength` messages. */
+  async load(
+    taskId: string,
+    context: ServerCallContext,
+    historyLength?: number,
+  ): Promise<Task | undefined> {
+    const head = await this.heads.load(taskId, context);
+    if (!head) return undefined;
+    const history =
+      historyLength === 0 ? [] : await this.readHistory(this.db, taskId, { last: historyLength });
+    return { ...head, history };
+  }
+
+  async loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined> {
+    const task = await this.heads.load(taskId, context);
+    return task && headOf(task);
+  }
+
+  async loadHistory(
+    taskId: string,
+    _context: ServerCallContext,
+    options: { from?: number; last?: number } = {},
+  ): Promise<Message[]> {
+    return this.readHistory(this.db, taskId, options);
+  }
+
+  list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.heads.list(params, context);
+  }
+
+  /** The SDK's save: the head is replaced; messages it has not seen stored are appended. */
+  save(task: Task, context: ServerCallContext): Promise<void> {
+    return this.write(task.id, async (db, heads) => {
+      const stored = await heads.load(task.id, context);
+      const tail = task.history.slice(-SAVE_TAIL);
+      const known = new Set(
+        tail.length === 0
+          ? []
+          : (
+              await db
+                .selectFrom(MESSAGES_TABLE)
+                .select('message_id')
+                .where('task_id', '=', task.id)
+                .where(
+                  'message_id',
+                  'in',
+                  tail.map((m) => m.messageId),
+                )
+                .execute()
+            ).map((row) => row.message_id),
+      );
+      const fresh = stored ? tail.filter((m) => !known.has(m.messageId)) : task.history;
+      await this.appendRows(db, task.id, fresh);
+      await heads.save(
+        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
+        context,
+      );
+    });
+  }
+
+  create(task: Task, context: ServerCallContext): Promise<void> {
+    return this.write(task.id, async (db, heads) => {
+      await this.appendRows(db, task.id, task.history);
+      await heads.save(
+        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
+        context,
+      );
+    });
+  }
+
+  /** Applies `change` atomically; undefined when the task does not exist for this caller. */
+  update(
+    taskId: string,
+    context: ServerCallContext,
+    change: TaskChange,
+  ): Promise<TaskHead | undefined> {
+    return this.write(taskId, async (db, heads) => {
+      const task = await heads.load(taskId, context);
+      if (!task) return undefined;
+      if (change.append?.length) await this.appendRows(db, taskId, change.append);
+      if (change.status) task.status = change.status(task.status);
+      if (change.metadata)
+        task.metadata = withoutReplyTags(change.metadata(structuredClone(task.metadata ?? {})));
+      await heads.save(task, context);
+      return headOf(task);
+    });
+  }
+
+  appendReply(
+    taskId: string,
+    entries: Message[],
+    statusMessage: Message,
+    context: ServerCallContext,
+  ): Promise<TaskHead | undefined> {
+    return this.update(taskId, context, {
+      append: entries,
+      status: (current) => ({
+        state: current?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
+        message: statusMessage,
+        timestamp: new Date().toISOString(),
+      }),
+    });
+  }
+
+  async updateMetadata(
+    taskId: string,
+    update: (current: TaskMetadata) => TaskMetadata,
+    context: ServerCallContext,
+  ): Promise<TaskMetadata> {
+    const head = await this.update(taskId, context, { metadata: update });
+    if (!head) throw new Error(`task ${taskId} no longer exists`);
+    return head.metadata ?? {};
+  }
+
+  /**
+   * After a crash: every task left working ends in input-required with a note,
+   * so that none is stuck. Returns the ids it ended.
+   */
+  async endInterruptedTurns(note: string): Promise<string[]> {
+    const working = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
+      taskStateToJSON,
+    );
+    const rows = await this.db
+      .selectFrom(sql.table(TASK_TABLE).as('t'))
+      .select([
+        sql<string>`tenant`.as('tenant'),
+        sql<string>`owner`.as('owner'),
+        sql<string>`id`.as('id'),
+        sql<string>`context_id`.as('contextId'),
+      ])
+      .where(sql.ref('status_state'), 'in', working)
+      .execute();
+    const ended: string[] = [];
+    for (const row of rows) {
+      const message = noteMessage(row.id, row.contextId, 'interrupted', note);
+      const head = await this.update(row.id, ownerContext(row.owner, row.tenant), {
+        append: [message],
+        status: () => ({
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          message,
+          timestamp: new Date().toISOString(),
+        }),
+      });
+      if (head) ended.push(row.id);
+    }
+    return ended;
+  }
+
+  private write<T>(
+    taskId: string,
+    change: (db: Kysely<MessagesTable>, heads: DatabaseTaskStore) => Promise<T>,
+  ): Promise<T> {
+    return this.lock.run(taskId, () =>
+      // The SDK's store works on any Kysely; its table types are its own business.
+      this.db
+        .transaction()
+        .execute((trx) => change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>))),
+    );
+  }
+
+  private async appendRows(
+    db: Kysely<MessagesTable>,
+    taskId: string,
+    messages: Message[],
+  ): Promise<void> {
+    if (messages.length === 0) return;
+    const first = await nextSeq(db, taskId);
+    await db
+      .insertInto(MESSAGES_TABLE)
+      .values(messages.map((message, i) => toRow(taskId, first + i, { ...message, taskId })))
+      .onConflict((conflict) => conflict.columns(['task_id', 'message_id']).doNothing())
+      .execute();
+  }
+
+  private async readHistory(
+    db: Kysely<MessagesTable>,
+    taskId: string,
+    { from, last }: { from?: number; last?: number },
+  ): Promise<Message[]> {
+    let query = db.selectFrom(MESSAGES_TABLE).select('message').where('task_id', '=', taskId);
+    if (from !== undefined) query = query.where('seq', '>=', from);
+    if (last !== undefined) {
+      const rows = await query.orderBy('seq', 'desc').limit(last).execute();
+      return rows.reverse().map(fromRow);
+    }
+    return (await query.orderBy('seq', 'asc').execute()).map(fromRow);
+  }
+}
+
+function headOf(task: Task): TaskHead {
+  const { history: _history, artifacts: _artifacts, ...head } = task;
+  return head;
+}
+
+/** A call context that the SDK's store scopes to a stored task's owner. */
+function ownerContext(owner: string, tenant: string): ServerCallContext {
+  const user: User = {
+    isAuthenticated: owner !== 'unknown',
+    userName: owner === 'unknown' ? '' : owner,
+  };
+  return new ServerCallContext({ user, tenant: tenant || undefined });
+}

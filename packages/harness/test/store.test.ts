@@ -1,0 +1,199 @@
+/** The same store tests, on SQLite and on PostgreSQL. */
+import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { ServerCallContext, type User } from '@a2a-js/sdk/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessTaskStore, type HarnessDatabase } from '../src/store/index.js';
+import { openTestDatabase, storeKinds, testDatabaseUrl } from './support/stores.js';
+
+const user = (name: string): User => ({ isAuthenticated: true, userName: name });
+const alice = new ServerCallContext({ user: user('alice') });
+const bob = new ServerCallContext({ user: user('bob') });
+
+function message(text: string, role = Role.ROLE_USER, metadata?: Record<string, unknown>): Message {
+  return {
+    messageId: crypto.randomUUID(),
+    taskId: '',
+    contextId: 'ctx',
+    role,
+    parts: [
+      {
+        content: { $case: 'text', value: text },
+        mediaType: 'text/plain',
+        filename: '',
+        metadata: undefined,
+      },
+    ],
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function newTask(
+  history: Message[] = [],
+  metadata: Record<string, unknown> = {},
+  contextId = 'ctx',
+): Task {
+  return {
+    id: crypto.randomUUID(),
+    contextId,
+    status: {
+      state: TaskState.TASK_STATE_INPUT_REQUIRED,
+      message: undefined,
+      timestamp: new Date().toISOString(),
+    },
+    history,
+    artifacts: [],
+    metadata,
+  };
+}
+
+const texts = (task: Task | undefined) =>
+  (task?.history ?? []).map((m) =>
+    m.parts[0]?.content?.$case === 'text' ? m.parts[0].content.value : '',
+  );
+
+describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
+  let database: HarnessDatabase;
+  let store: HarnessTaskStore;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    store = new HarnessTaskStore(database.db);
+  });
+  afterAll(() => database.close());
+
+  it('keeps a task, its history in order, its status and metadata', async () => {
+    const task = newTask([message('one'), message('two', Role.ROLE_AGENT)], { a: 1 });
+    await store.create(task, alice);
+    const loaded = await store.load(task.id, alice);
+    expect(texts(loaded)).toEqual(['one', 'two']);
+    expect(loaded?.metadata).toEqual({ a: 1 });
+    expect(loaded?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(loaded?.history[1]?.taskId).toBe(task.id);
+  });
+
+  it('hides a task from another caller', async () => {
+    const task = newTask([message('private')]);
+    await store.create(task, alice);
+    expect(await store.load(task.id, bob)).toBeUndefined();
+    expect(await store.loadHead(task.id, bob)).toBeUndefined();
+    expect(await store.update(task.id, bob, { append: [message('intrusion')] })).toBeUndefined();
+    expect(texts(await store.load(task.id, alice))).toEqual(['private']);
+  });
+
+  it('reads the head without history, and the last N messages by index', async () => {
+    const task = newTask(Array.from({ length: 30 }, (_, i) => message(`m${i}`)));
+    await store.create(task, alice);
+    const head = await store.loadHead(task.id, alice);
+    expect(head).not.toHaveProperty('history');
+    expect(texts(await store.load(task.id, alice, 3))).toEqual(['m27', 'm28', 'm29']);
+    expect(texts(await store.load(task.id, alice, 0))).toEqual([]);
+    const from = await store.loadHistory(task.id, alice, { from: 28 });
+    expect(from.map((m) => (m.parts[0]?.content as { value: string }).value)).toEqual([
+      'm28',
+      'm29',
+    ]);
+  });
+
+  it('appendReply appends, sets the status message and keeps the state (SEMANTICS §4)', async () => {
+    const task = newTask([message('hello')]);
+    task.status!.state = TaskState.TASK_STATE_WORKING;
+    await store.create(task, alice);
+    const reply = message('reply', Role.ROLE_AGENT, { command: 'help' });
+    const head = await store.appendReply(task.id, [message('/help'), reply], reply, alice);
+    expect(head?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect(head?.status?.message?.messageId).toBe(reply.messageId);
+    expect(texts(await store.load(task.id, alice))).toEqual(['hello', '/help', 'reply']);
+  });
+
+  it('a metadata write and a history append racing on one task lose neither', async () => {
+    const task = newTask([]);
+    await store.create(task, alice);
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 40; i++) {
+      writes.push(store.updateMetadata(task.id, (m) => ({ ...m, [`k${i}`]: i }), alice));
+      writes.push(
+        store.update(task.id, alice, { append: [message(`turn ${i}`, Role.ROLE_AGENT)] }),
+      );
+    }
+    await Promise.all(writes);
+    const loaded = await store.load(task.id, alice);
+    expect(Object.keys(loaded!.metadata!)).toHaveLength(40);
+    expect(new Set(texts(loaded)).size).toBe(40);
+  });
+
+  it("the SDK's save appends what it adds and never drops what a command appended meanwhile", async () => {
+    const task = newTask([message('hello')]);
+    await store.create(task, alice);
+    const loadedByTurn = (await store.load(task.id, alice))!;
+    const reply = message('reply', Role.ROLE_AGENT);
+    await store.appendReply(task.id, [message('/model x'), reply], reply, alice);
+    loadedByTurn.history.push(message('model answer', Role.ROLE_AGENT));
+    await store.save(loadedByTurn, alice);
+    expect(texts(await store.load(task.id, alice))).toEqual([
+      'hello',
+      '/model x',
+      'reply',
+      'model answer',
+    ]);
+  });
+
+  it('never keeps reply tags in Task.metadata (SEMANTICS §3)', async () => {
+    const task = newTask([], { command: 'help', task_ref: 'x', kept: true });
+    await store.save(task, alice);
+    expect((await store.loadHead(task.id, alice))?.metadata).toEqual({ kept: true });
+  });
+
+  it('does not duplicate a message appended twice', async () => {
+    const task = newTask([]);
+    await store.create(task, alice);
+    const once = message('once');
+    await store.update(task.id, alice, { append: [once] });
+    await store.update(task.id, alice, { append: [once] });
+    expect(texts(await store.load(task.id, alice))).toEqual(['once']);
+  });
+
+  it('lists the tasks of a context', async () => {
+    const contextId = crypto.randomUUID();
+    const a = newTask([], {}, contextId);
+    const b = newTask([], {}, contextId);
+    await store.create(a, alice);
+    await store.create(b, alice);
+    await store.create(newTask([], {}, contextId), bob);
+    const listed = await store.list(
+      { tenant: '', contextId, status: 0, pageToken: '', pageSize: 50 },
+      alice,
+    );
+    expect(listed.tasks.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('ends turns a crash left working, with a note, after a restart', async () => {
+    const task = newTask([message('long question')]);
+    task.status!.state = TaskState.TASK_STATE_WORKING;
+    await store.create(task, alice);
+    const reopened = await openTestDatabase(kind, database.url);
+    try {
+      const ended = await new HarnessTaskStore(reopened.db).endInterruptedTurns(
+        'The server restarted.',
+      );
+      expect(ended).toContain(task.id);
+      const loaded = await store.load(task.id, alice);
+      expect(loaded?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(texts(loaded).at(-1)).toBe('The server restarted.');
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+it('a fresh SQLite file is migrated on open, with no separate step', async () => {
+  const database = await openTestDatabase('sqlite', testDatabaseUrl('sqlite'));
+  try {
+    const store = new HarnessTaskStore(database.db);
+    const task = newTask([message('first')]);
+    await store.create(task, alice);
+    expect(texts(await store.load(task.id, alice))).toEqual(['first']);
+  } finally {
+    await database.close();
+  }
+});
