@@ -2,7 +2,7 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import { Router, type RequestHandler } from 'express';
 import type { CommandsCard } from '../card.js';
-import type { CommandsServer } from '../server/create-server.js';
+import type { A2ARequestHandler, ServerCallContextBuilder } from '@a2a-js/sdk/server';
 
 /**
  * Serves the card from its cached JSON with an ETag and `no-cache`, so that
@@ -30,9 +30,16 @@ export interface CommandsRoutesOptions {
   userBuilder?: UserBuilder;
 }
 
+/** What the routes serve: `createCommandsServer()` returns it, or wire your own. */
+export interface CommandsRoutesTarget {
+  card: CommandsCard;
+  requestHandler: A2ARequestHandler;
+  contextBuilder: ServerCallContextBuilder;
+}
+
 /** The card, JSON-RPC and HTTP+JSON routes of a commands-enabled agent, as one router. */
 export function commandsRoutes(
-  server: CommandsServer,
+  server: CommandsRoutesTarget,
   options: CommandsRoutesOptions = {},
 ): Router {
   const { requestHandler, contextBuilder } = server;

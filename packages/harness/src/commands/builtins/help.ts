@@ -1,0 +1,74 @@
+import type { CommandResult, CommandSpec, RegisteredCommand } from 'a2a-commands';
+import { closeMatches } from '../../models/index.js';
+import { quote, requiresArgument, specOf } from './format.js';
+import type { BuiltinCommand } from './services.js';
+
+/** How many close names an unknown name gets. */
+const SUGGESTIONS = 3;
+
+/**
+ * `/help [<command>]`: every registered command (built-in or custom, in the
+ * registry's order) with its hint and description, or one command in detail.
+ */
+export const helpCommand: BuiltinCommand = (services) => ({
+  name: 'help',
+  description: 'List the commands, or explain one',
+  argument_hint: '[<command>]',
+  run: ({ args }): CommandResult => {
+    const commands = services.registry.list();
+    const wanted = args.trim().replace(/^\//, '');
+    if (wanted === '') return overview(commands);
+
+    const command = services.registry.get(wanted);
+    if (command) return detail(command);
+
+    const suggestions = similarNames(
+      wanted,
+      commands.map((c) => c.name),
+    );
+    const hint =
+      suggestions.length > 0
+        ? ` Did you mean ${suggestions.map((name) => `/${name}`).join(', ')}?`
+        : '';
+    return {
+      text: `There is no command ${quote(args.trim())}.${hint} Type /help to list every command.`,
+      data: { error: 'unknown_command', command: wanted, suggestions },
+    };
+  },
+});
+
+function usage(command: CommandSpec): string {
+  return command.argument_hint ? `/${command.name} ${command.argument_hint}` : `/${command.name}`;
+}
+
+function overview(commands: RegisteredCommand[]): CommandResult {
+  const specs = commands.map(specOf);
+  if (specs.length === 0) return { text: 'No commands are registered.', data: { commands: [] } };
+  const width = Math.max(...specs.map((spec) => usage(spec).length));
+  const lines = specs.map((spec) => `${usage(spec).padEnd(width)}  ${spec.description}`);
+  return {
+    text: ['Commands:', ...lines, '', 'Type /help <command> for one in detail.'].join('\n'),
+    data: { commands: specs },
+  };
+}
+
+function detail(command: RegisteredCommand): CommandResult {
+  const spec = specOf(command);
+  const hint = spec.argument_hint;
+  let argumentLine: string;
+  if (hint === '') argumentLine = 'It takes no arguments.';
+  else if (requiresArgument(hint)) argumentLine = `An argument is required: ${hint}.`;
+  else argumentLine = `The argument is optional: ${hint}.`;
+  return {
+    text: [usage(spec), spec.description, argumentLine].join('\n'),
+    data: { commands: [spec] },
+  };
+}
+
+/** Names that start with what was typed first, then names within a small edit distance. */
+function similarNames(typed: string, names: string[]): string[] {
+  const lower = typed.toLowerCase();
+  const prefixed = names.filter((name) => name.startsWith(lower));
+  const close = closeMatches(lower, names, SUGGESTIONS);
+  return [...new Set([...prefixed, ...close])].slice(0, SUGGESTIONS);
+}

@@ -1,0 +1,18 @@
+import type { CommandDefinition, CommandRegistry } from 'a2a-commands';
+import type { ModelCatalog } from '../../models/index.js';
+import type { HarnessTaskStore } from '../../store/index.js';
+
+/** What built-in commands may use of the harness. */
+export interface CommandServices {
+  catalog: ModelCatalog;
+  registry: CommandRegistry;
+  store: HarnessTaskStore;
+  /** The per-task turn queue, read-only. */
+  turns: {
+    queued(taskId: string): number;
+    busy(taskId: string): boolean;
+  };
+}
+
+/** A built-in command, made from the services it needs. */
+export type BuiltinCommand = (services: CommandServices) => CommandDefinition;

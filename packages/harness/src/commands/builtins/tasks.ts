@@ -1,0 +1,88 @@
+import { TaskState, taskStateToJSON, type Task } from '@a2a-js/sdk';
+import type { CommandResult } from 'a2a-commands';
+import { settingsOf } from '../../settings.js';
+import { plural, stateWords, truncate } from './format.js';
+import type { BuiltinCommand } from './services.js';
+
+/** Tasks asked for per page (the protocol's maximum). */
+export const TASKS_PAGE_SIZE = 100;
+/** Pages `/tasks` reads at most, so one reply stays cheap. */
+export const MAX_TASK_PAGES = 10;
+const UNTITLED = '(untitled)';
+
+export interface TaskEntry {
+  id: string;
+  title: string;
+  /** Wire name, e.g. `TASK_STATE_WORKING`. */
+  state: string;
+  /** True for the task `/tasks` was sent to. */
+  current: boolean;
+}
+
+/** `/tasks`: the tasks in this conversation (context), newest activity first; `*` marks this one. */
+export const tasksCommand: BuiltinCommand = ({ store }) => ({
+  name: 'tasks',
+  description: 'List the tasks in this conversation',
+  argument_hint: '',
+  run: async ({ task, callContext }): Promise<CommandResult> => {
+    const found: Task[] = [];
+    let pageToken = '';
+    let more = false;
+    for (let page = 0; page < MAX_TASK_PAGES; page++) {
+      const response = await store.list(
+        {
+          tenant: callContext.tenant ?? '',
+          contextId: task.contextId,
+          status: TaskState.TASK_STATE_UNSPECIFIED,
+          pageToken,
+          pageSize: TASKS_PAGE_SIZE,
+          historyLength: 0,
+          statusTimestampAfter: undefined,
+          includeArtifacts: false,
+        },
+        callContext,
+      );
+      found.push(...response.tasks);
+      pageToken = response.nextPageToken;
+      more = pageToken !== '';
+      if (!more) break;
+    }
+
+    const seen = new Set<string>();
+    const rows: Array<TaskEntry & { words: string }> = [];
+    for (const listed of found) {
+      if (seen.has(listed.id)) continue;
+      seen.add(listed.id);
+      const state = listed.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      rows.push({
+        id: listed.id,
+        title: settingsOf(listed.metadata).title ?? UNTITLED,
+        state: taskStateToJSON(state),
+        current: listed.id === task.id,
+        words: stateWords(state),
+      });
+    }
+
+    const tasks: TaskEntry[] = rows.map(({ id, title, state, current }) => ({
+      id,
+      title,
+      state,
+      current,
+    }));
+    return { text: render(rows, more), data: { tasks } };
+  },
+});
+
+function render(rows: Array<TaskEntry & { words: string }>, more: boolean): string {
+  if (rows.length === 0) return 'No tasks in this conversation yet.';
+  const idWidth = Math.max(...rows.map((row) => row.id.length));
+  const stateWidth = Math.max(...rows.map((row) => row.words.length));
+  const lines = [`Tasks in this conversation (${plural(rows.length, 'task')}; * is this one):`];
+  for (const row of rows) {
+    lines.push(
+      `${row.current ? '*' : ' '} ${row.id.padEnd(idWidth)}  ${row.words.padEnd(stateWidth)}  ${truncate(row.title, 80)}`,
+    );
+  }
+  if (more) lines.push(`(Only the ${rows.length} most recently active are shown.)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseConfig } from './config.js';
+
+describe('config file', () => {
+  it('reads YAML', () => {
+    const config = parseConfig(
+      'defaultModel: local/llama3\nproviders:\n  - name: local\n    baseUrl: http://127.0.0.1:11434/v1\n    models: [llama3]\n',
+      'harness.yaml',
+    );
+    expect(config.defaultModel).toBe('local/llama3');
+    expect(config.providers?.[0]).toEqual({ name: 'local', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] });
+  });
+
+  it('reads JSON', () => {
+    expect(parseConfig('{"offline": {"latencyMs": 5}}', 'harness.json').offline?.latencyMs).toBe(5);
+  });
+
+  it('an empty file is an empty config', () => {
+    expect(parseConfig('', 'empty.yaml')).toEqual({});
+  });
+
+  it('names the file and every bad key', () => {
+    let error: unknown;
+    try {
+      parseConfig('providers:\n  - name: Bad Name\n    baseUrl: ftp://x\nextra: 1\n', 'h.yaml');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('h.yaml');
+    expect(message).toContain('"extra"');
+    expect(message).toContain('/providers/0/name');
+    expect(message).toContain('/providers/0/baseUrl');
+  });
+
+  it('a file that is not YAML is a clear error', () => {
+    expect(() => parseConfig('a: [1, 2', 'broken.yaml')).toThrow(ConfigError);
+  });
+
+  it('a missing file is a clear error', () => {
+    expect(() => loadConfig('/nonexistent/harness.yaml')).toThrow(/cannot read config file \/nonexistent\/harness.yaml: ENOENT/);
+  });
+
+  it('no file is the empty config', () => {
+    expect(loadConfig(undefined)).toEqual({});
+  });
+});

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { parse } from 'yaml';
+import type { ModelsConfig } from '../models/index.js';
+
+/** The config file: YAML or JSON (JSON is YAML). Every key is optional. */
+export interface HarnessConfig extends ModelsConfig {
+  /** Where custom command files are read, besides `<data>/commands` and `./.a2a-harness/commands`. */
+  commandDirs?: string[];
+  /** Agent name shown on the card. */
+  name?: string;
+}
+
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    defaultModel: { type: 'string', pattern: '^[a-z][a-z0-9-]*/.+$' },
+    offline: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { latencyMs: { type: 'number', minimum: 0, maximum: 60000 } },
+    },
+    providers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'baseUrl'],
+        properties: {
+          name: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' },
+          baseUrl: { type: 'string', pattern: '^https?://' },
+          apiKeyEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          models: { type: 'array', items: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+    commandDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: true }).compile<HarnessConfig>(schema);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses and checks a config file's text; errors name the file and each bad key. */
+export function parseConfig(text: string, source: string): HarnessConfig {
+  let value: unknown;
+  try {
+    value = parse(text) ?? {};
+  } catch (error) {
+    throw new ConfigError(`${source}: not valid YAML or JSON: ${(error as Error).message}`);
+  }
+  if (!validate(value)) {
+    const problems = (validate.errors ?? []).map(
+      (e) => `${e.instancePath || '(top level)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`,
+    );
+    throw new ConfigError(`${source}: ${problems.join('; ')}`);
+  }
+  return value;
+}
+
+export function loadConfig(file: string | undefined): HarnessConfig {
+  if (!file) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseConfig(text, file);
+}

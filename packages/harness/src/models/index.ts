@@ -1,0 +1,38 @@
+export {
+  createModelCatalog,
+  ANTHROPIC_FALLBACK_MODELS,
+  BUILTIN_PROVIDERS,
+  DEFAULT_ANTHROPIC_BASE_URL,
+  DEFAULT_OPENAI_BASE_URL,
+  type CatalogLogger,
+  type ModelCatalog,
+  type ModelCatalogOptions,
+  type ModelInfo,
+  type ModelsConfig,
+} from './catalog.js';
+export {
+  ModelAbortError,
+  ModelConfigError,
+  ModelError,
+  UnknownModelError,
+  isAbortError,
+  redactSecrets,
+  toModelError,
+} from './errors.js';
+export {
+  OFFLINE_DEFAULT_MODEL,
+  OFFLINE_MODELS,
+  OFFLINE_PROVIDER,
+  OfflineLanguageModel,
+  countWords,
+  createOfflineModel,
+  offlineReply,
+  wordDeltas,
+  type OfflineModelOptions,
+} from './offline.js';
+export {
+  streamModelTurn,
+  type ModelTurnResult,
+  type StreamModelTurnOptions,
+} from './stream-turn.js';
+export { closeMatches, editDistance } from './suggest.js';

@@ -1,0 +1,37 @@
+import type { AgentCard } from '@a2a-js/sdk';
+
+export const JSONRPC_PATH = '/a2a/jsonrpc';
+export const REST_PATH = '/a2a/rest';
+
+/** The card without its commands; `CommandsCard` adds the extension entry from the registry. */
+export function baseAgentCard(publicUrl: string, name = 'a2a-harness', version = '0.1.0'): AgentCard {
+  return {
+    name,
+    description:
+      'An agent harness: ordinary messages reach a model, slash commands run on the harness. Type /help.',
+    version,
+    provider: undefined,
+    supportedInterfaces: [
+      { url: `${publicUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
+      { url: `${publicUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+    ],
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain', 'application/json'],
+    skills: [
+      {
+        id: 'chat',
+        name: 'Chat',
+        description: 'Talk with the configured model; the conversation is kept as an A2A task.',
+        tags: ['chat'],
+        examples: ['Summarise this paragraph', '/model', '/spawn write a haiku'],
+        inputModes: ['text/plain'],
+        outputModes: ['text/plain'],
+        securityRequirements: [],
+      },
+    ],
+    signatures: [],
+  };
+}

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { CommandRegistry, CommandsCard } from 'a2a-commands';
+import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
+import type { Logger } from 'pino';
+import { registerBuiltins } from '../commands/builtins/index.js';
+import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
+import type { HarnessConfig } from '../config/config.js';
+import { createModelCatalog, type ModelCatalog } from '../models/index.js';
+import { openDatabase, databaseUrl, redactUrl, HarnessTaskStore } from '../store/index.js';
+import { TaskEvents } from '../turns/task-events.js';
+import { TurnHandler } from '../turns/turn-handler.js';
+import { turnRunner } from '../turns/run-turn.js';
+import { baseAgentCard } from './agent-card.js';
+
+export interface HarnessOptions {
+  dataDir: string;
+  /** `postgres://...`; a SQLite file under `dataDir` when absent. */
+  databaseUrl?: string;
+  config: HarnessConfig;
+  logger: Logger;
+  /** The URL clients reach this server at, for the card. */
+  publicUrl: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where `./.a2a-harness/commands` is looked for. */
+  cwd?: string;
+  /** For tests: how models are fetched. */
+  fetch?: typeof fetch;
+}
+
+export interface Harness {
+  card: CommandsCard;
+  registry: CommandRegistry;
+  requestHandler: CommandsRequestHandler;
+  contextBuilder: ReturnType<typeof commandsContextBuilder>;
+  store: HarnessTaskStore;
+  catalog: ModelCatalog;
+  turns: TurnHandler;
+  /** Ends the turns in flight cleanly, stops watching command files and closes the database. */
+  close(): Promise<void>;
+}
+
+export const INTERRUPTED_BY_RESTART =
+  'This turn was interrupted: the server stopped while it ran. Send your message again to retry.';
+export const INTERRUPTED_BY_SHUTDOWN =
+  'This turn was interrupted: the server shut down while it ran. Send your message again to retry.';
+
+/** Everything the harness is, wired together; the HTTP layer is `createApp`. */
+export async function createHarness(options: HarnessOptions): Promise<Harness> {
+  const { logger, config } = options;
+  const url = databaseUrl(options.dataDir, options.databaseUrl);
+  const database = await openDatabase(url);
+  logger.info({ database: redactUrl(url) }, 'database ready');
+  const store = new HarnessTaskStore(database.db);
+  const interrupted = await store.endInterruptedTurns(INTERRUPTED_BY_RESTART);
+  if (interrupted.length > 0) logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
+
+  const catalog = await createModelCatalog({ config, env: options.env ?? process.env, logger, fetch: options.fetch });
+  const registry = new CommandRegistry();
+  const card = new CommandsCard(baseAgentCard(options.publicUrl, config.name), registry);
+  const shutdown = new AbortController();
+
+  const events = new TaskEvents();
+  const turns = new TurnHandler({
+    store,
+    events,
+    agentCard: card.provider,
+    runTurn: turnRunner({ store, catalog, events, logger }),
+    logger,
+  });
+  const requestHandler = new CommandsRequestHandler({
+    inner: turns,
+    registry,
+    store,
+    agentCard: card.provider,
+    signal: shutdown.signal,
+    onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
+  });
+  registerBuiltins(registry, { catalog, registry, store, turns: turns.queue });
+
+  const cwd = options.cwd ?? process.cwd();
+  const custom = new CustomCommands({
+    dirs: [
+      path.join(options.dataDir, 'commands'),
+      path.join(cwd, '.a2a-harness', 'commands'),
+      ...(config.commandDirs ?? []),
+    ],
+    registry,
+    logger,
+    runFor: customCommandRun,
+  });
+  await custom.load();
+  await custom.watch();
+
+  return {
+    card,
+    registry,
+    requestHandler,
+    contextBuilder: commandsContextBuilder(),
+    store,
+    catalog,
+    turns,
+    async close() {
+      shutdown.abort();
+      await turns.endTurnsInFlight(INTERRUPTED_BY_SHUTDOWN);
+      await custom.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { HarnessConfig } from '../config/config.js';
+import { createApp } from './app.js';
+import { createHarness, type Harness } from './harness.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  config: HarnessConfig;
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningHarness {
+  url: string;
+  server: Server;
+  harness: Harness;
+  /** Stop accepting, end the turns in flight cleanly, close the database. */
+  stop(): Promise<void>;
+}
+
+/** Listens first, so that the card can name the real port when `--port 0` picked one. */
+export async function serve(options: ServeOptions): Promise<RunningHarness> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+  let harness: Harness;
+  try {
+    harness = await createHarness({ ...options, publicUrl: url });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  server.on('request', createApp(harness, options.logger));
+  options.logger.info({ url, host: options.host, port }, `a2a-harness listening on ${url}`);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      options.logger.info('shutting down');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await harness.close();
+      // Streams still open after the turns ended would hold the server; end them.
+      server.closeAllConnections();
+      await closed;
+      options.logger.info('stopped');
+    })());
+  return { url, server, harness, stop };
+}

@@ -1,0 +1,86 @@
+import { TaskState } from '@a2a-js/sdk';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { Logger } from 'pino';
+import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
+import { noteMessage } from '../notes.js';
+import { settingsOf, withSettings } from '../settings.js';
+import type { HarnessTaskStore } from '../store/index.js';
+import { modelContext } from './model-context.js';
+import type { TaskEvents } from './task-events.js';
+import { agentMessage, answerChunk, status, statusEvent } from './turn-events.js';
+import type { Turn } from './turn-queue.js';
+
+export interface TurnRunnerOptions {
+  store: HarnessTaskStore;
+  catalog: ModelCatalog;
+  events: TaskEvents;
+  logger: Logger;
+}
+
+/**
+ * One model turn: read the task's settings and context, stream the model's
+ * answer to the task's open streams, then store the answer and end the turn
+ * in input-required. A model error ends it the same way, with the error as
+ * the message, so the user can pick another model and try again.
+ */
+export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions) {
+  return async function runTurn(turn: Turn, context: ServerCallContext): Promise<void> {
+    const { taskId, turnId } = turn;
+    const head = await store.loadHead(taskId, context);
+    if (!head || turn.abort.signal.aborted) return;
+    const task = { id: taskId, contextId: head.contextId };
+    const publish = (event: Parameters<TaskEvents['publish']>[1]['event'], final = false) =>
+      events.publish(taskId, { event, turnId, final });
+
+    if (head.status?.state !== TaskState.TASK_STATE_WORKING) {
+      await store.update(taskId, context, { status: () => status(TaskState.TASK_STATE_WORKING) });
+    }
+    publish(statusEvent(task, status(TaskState.TASK_STATE_WORKING)));
+
+    const settings = settingsOf(head.metadata);
+    const modelId = settings.model ?? (await catalog.defaultModelId());
+    let answer;
+    try {
+      const model = await catalog.languageModel(modelId);
+      const history = await store.loadHistory(taskId, context, { from: settings.contextStart });
+      let first = true;
+      const result = await streamModelTurn({
+        model,
+        modelId,
+        system: settings.system,
+        messages: modelContext(history),
+        signal: turn.abort.signal,
+        onDelta: (text) => {
+          publish(answerChunk(task, turnId, text, { first, last: false }));
+          first = false;
+        },
+      });
+      if (!first) publish(answerChunk(task, turnId, '', { first: false, last: true }));
+      answer = { message: agentMessage(task, result.text || '(the model returned no text)'), usage: result.usage };
+    } catch (error) {
+      // Cancel and shutdown write their own ending.
+      if (turn.abort.signal.aborted && isAbortError(error)) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn({ taskId, modelId, err: reason }, 'model turn failed');
+      answer = { message: noteMessage(taskId, head.contextId, 'model-error', reason), usage: undefined };
+    }
+    if (turn.abort.signal.aborted) return;
+
+    const ended = await store.update(taskId, context, {
+      append: [answer.message],
+      status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, answer.message),
+      metadata: (metadata) => {
+        const current = settingsOf(metadata);
+        if (!answer.usage) return metadata;
+        return withSettings(metadata, {
+          turns: (current.turns ?? 0) + 1,
+          usage: {
+            inputTokens: (current.usage?.inputTokens ?? 0) + answer.usage.inputTokens,
+            outputTokens: (current.usage?.outputTokens ?? 0) + answer.usage.outputTokens,
+          },
+        });
+      },
+    });
+    if (ended) publish(statusEvent(task, ended.status!), true);
+  };
+}

@@ -1,0 +1,27 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import type { HarnessConfig } from '../../src/config/config.js';
+import { serve, type RunningHarness } from '../../src/serve/serve.js';
+
+export interface TestHarness extends RunningHarness {
+  dataDir: string;
+}
+
+/** The harness on a free loopback port, with a fresh data directory unless one is given. */
+export async function startHarness(
+  options: { config?: HarnessConfig; env?: NodeJS.ProcessEnv; dataDir?: string; databaseUrl?: string } = {},
+): Promise<TestHarness> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
+  const running = await serve({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    config: options.config ?? {},
+    logger: pino({ level: 'silent' }),
+    env: options.env ?? {},
+  });
+  return { ...running, dataDir };
+}
