@@ -18,7 +18,10 @@ describe('the card', () => {
   it('declares streaming, both interfaces and the commands extension with the built-ins in order', async () => {
     const card = await (await fetch(`${harness.url}/.well-known/agent-card.json`)).json();
     expect(card.capabilities.streaming).toBe(true);
-    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual(['JSONRPC', 'HTTP+JSON']);
+    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual([
+      'JSONRPC',
+      'HTTP+JSON',
+    ]);
     expect(card.supportedInterfaces[0].url).toBe(`${harness.url}/a2a/jsonrpc`);
     const extension = card.capabilities.extensions.find((e: any) => e.uri === EXT);
     expect(extension.required).toBe(false);
@@ -46,7 +49,9 @@ describe('conversations', () => {
   });
 
   it('the answer streams as artifact chunks, then the turn ends in input-required', async () => {
-    const { events } = await rpcStream(harness.url, 'SendStreamingMessage', { message: userText('stream me please') });
+    const { events } = await rpcStream(harness.url, 'SendStreamingMessage', {
+      message: userText('stream me please'),
+    });
     const all = (await events.rest()).map(resultOf);
     expect(Object.keys(all[0])).toEqual(['task']);
     const chunks = all.filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate);
@@ -77,7 +82,9 @@ describe('conversations', () => {
 
   it('the system prompt reaches the model', async () => {
     const task = (await send('/system You are terse.')).body.result.task;
-    expect(replyText((await send('hi', { taskId: task.id })).body.result.task)).toContain('and a system prompt');
+    expect(replyText((await send('hi', { taskId: task.id })).body.result.task)).toContain(
+      'and a system prompt',
+    );
   });
 
   it('/clear: later turns start from an empty context, the history stays', async () => {
@@ -91,7 +98,9 @@ describe('conversations', () => {
 
   it('§4: ordinary messages during a turn queue in order and none is lost', async () => {
     const task = (await send('start')).body.result.task;
-    const replies = await Promise.all(['a', 'b', 'c'].map((text) => send(text, { taskId: task.id })));
+    const replies = await Promise.all(
+      ['a', 'b', 'c'].map((text) => send(text, { taskId: task.id })),
+    );
     for (const reply of replies) expect(reply.body.error).toBeUndefined();
     const texts = (await getTask(task.id)).history.map((m: any) => m.parts[0].text as string);
     const users = texts.filter((t: string) => !t.startsWith('This is the offline model'));
@@ -103,12 +112,15 @@ describe('conversations', () => {
   it('§4: a command during a turn is answered at once; the turn stream goes on and gets the reply', async () => {
     const slow = await startHarness({ config: { offline: { latencyMs: 150 } } });
     try {
-      const task = (await rpc(slow.url, 'SendMessage', { message: userText('hello') })).body.result.task;
+      const task = (await rpc(slow.url, 'SendMessage', { message: userText('hello') })).body.result
+        .task;
       const { events } = await rpcStream(slow.url, 'SendStreamingMessage', {
         message: userText('a long answer please', { taskId: task.id }),
       });
       await events.next();
-      const { body } = await rpc(slow.url, 'SendMessage', { message: userText('/status', { taskId: task.id }) });
+      const { body } = await rpc(slow.url, 'SendMessage', {
+        message: userText('/status', { taskId: task.id }),
+      });
       expect(body.result.task.status.state).toBe('TASK_STATE_WORKING');
       expect(body.result.task.status.message.metadata).toEqual({ command: 'status' });
       const all = (await events.rest()).map(resultOf);
@@ -122,7 +134,9 @@ describe('conversations', () => {
   it('CancelTask aborts the model call in flight and cancels the task', async () => {
     const slow = await startHarness({ config: { offline: { latencyMs: 200 } } });
     try {
-      const { events } = await rpcStream(slow.url, 'SendStreamingMessage', { message: userText('take your time') });
+      const { events } = await rpcStream(slow.url, 'SendStreamingMessage', {
+        message: userText('take your time'),
+      });
       const taskId = resultOf(await events.next()).task.id;
       const { body } = await rpc(slow.url, 'CancelTask', { id: taskId });
       expect(body.result.status.state).toBe('TASK_STATE_CANCELED');
@@ -133,7 +147,9 @@ describe('conversations', () => {
       expect(task.status.state).toBe('TASK_STATE_CANCELED');
       expect(task.history).toHaveLength(1);
       // §4: commands still run on the canceled task.
-      const status = await rpc(slow.url, 'SendMessage', { message: userText('/status', { taskId }) });
+      const status = await rpc(slow.url, 'SendMessage', {
+        message: userText('/status', { taskId }),
+      });
       expect(status.body.result.task.status.state).toBe('TASK_STATE_CANCELED');
     } finally {
       await slow.stop();
@@ -157,11 +173,17 @@ describe('conversations', () => {
   });
 
   it('refuses a malformed message with a clear protocol error and keeps serving', async () => {
-    const empty = await rpc(harness.url, 'SendMessage', { message: { messageId: 'x', role: 'ROLE_USER', parts: [] } });
+    const empty = await rpc(harness.url, 'SendMessage', {
+      message: { messageId: 'x', role: 'ROLE_USER', parts: [] },
+    });
     expect(empty.body.error?.message).toMatch(/parts/);
-    const noRole = await rpc(harness.url, 'SendMessage', { message: { messageId: 'y', parts: [{ text: 'hi' }] } });
+    const noRole = await rpc(harness.url, 'SendMessage', {
+      message: { messageId: 'y', parts: [{ text: 'hi' }] },
+    });
     expect(noRole.body.error?.message).toMatch(/role/);
-    expect((await send('still here?')).body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect((await send('still here?')).body.result.task.status.state).toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    );
   });
 
   it('HTTP+JSON message:send and tasks/{id} work too', async () => {

@@ -13,7 +13,9 @@ let harness: TestHarness;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ models: ['gpt-test', 'gpt-other'], apiKey: 'sk-test-secret' });
-  harness = await startHarness({ env: { OPENAI_API_KEY: 'sk-test-secret', OPENAI_BASE_URL: fake.baseUrl } });
+  harness = await startHarness({
+    env: { OPENAI_API_KEY: 'sk-test-secret', OPENAI_BASE_URL: fake.baseUrl },
+  });
 });
 afterAll(async () => {
   await harness.stop();
@@ -22,7 +24,8 @@ afterAll(async () => {
 
 const send = (text: string, taskId?: string) =>
   rpc(harness.url, 'SendMessage', { message: userText(text, taskId ? { taskId } : {}) });
-const reply = (response: Awaited<ReturnType<typeof send>>) => response.body.result.task.status.message;
+const reply = (response: Awaited<ReturnType<typeof send>>) =>
+  response.body.result.task.status.message;
 
 it("/model lists the server's models with their provider, and the current one", async () => {
   const message = reply(await send('/model'));
@@ -54,7 +57,9 @@ it('turns use the chosen model, and no command or command reply ever reaches the
   expect(chats.some((r) => r.path.endsWith('/responses'))).toBe(false);
   const last = chats.at(-1)!;
   expect(last.body.model).toBe('gpt-other');
-  const sentTexts = chats.flatMap((r) => (r.body.messages as any[]).map((m) => JSON.stringify(m.content)));
+  const sentTexts = chats.flatMap((r) =>
+    (r.body.messages as any[]).map((m) => JSON.stringify(m.content)),
+  );
   for (const text of sentTexts) {
     expect(text).not.toMatch(/\/help|\/model|\/status|Model set to|offline\/echo/);
   }

@@ -161,7 +161,14 @@ describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
     await store.create(b, alice);
     await store.create(newTask([], {}, contextId), bob);
     const listed = await store.list(
-      { tenant: '', contextId, status: 0, pageToken: '', pageSize: 50, statusTimestampAfter: undefined },
+      {
+        tenant: '',
+        contextId,
+        status: 0,
+        pageToken: '',
+        pageSize: 50,
+        statusTimestampAfter: undefined,
+      },
       alice,
     );
     expect(listed.tasks.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());

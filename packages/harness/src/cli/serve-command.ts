@@ -16,46 +16,73 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function serveCommand(): Command {
   return new Command('serve')
     .description('serve the agent over A2A 1.0 (JSON-RPC, HTTP+JSON and SSE)')
-    .addOption(new Option('--host <host>', 'interface to listen on').env('HARNESS_HOST').default('127.0.0.1'))
-    .addOption(new Option('--port <port>', 'port; 0 picks a free one').env('HARNESS_PORT').default(8080).argParser(port))
-    .addOption(new Option('--data <dir>', 'data directory').env('HARNESS_DATA').default('./.a2a-harness'))
+    .addOption(
+      new Option('--host <host>', 'interface to listen on')
+        .env('HARNESS_HOST')
+        .default('127.0.0.1'),
+    )
+    .addOption(
+      new Option('--port <port>', 'port; 0 picks a free one')
+        .env('HARNESS_PORT')
+        .default(8080)
+        .argParser(port),
+    )
+    .addOption(
+      new Option('--data <dir>', 'data directory').env('HARNESS_DATA').default('./.a2a-harness'),
+    )
     .addOption(new Option('--config <file>', 'config file (YAML or JSON)').env('HARNESS_CONFIG'))
     .addOption(
-      new Option('--database-url <url>', 'postgres://... to keep tasks in PostgreSQL (default: SQLite under --data)').env(
-        'DATABASE_URL',
-      ),
+      new Option(
+        '--database-url <url>',
+        'postgres://... to keep tasks in PostgreSQL (default: SQLite under --data)',
+      ).env('DATABASE_URL'),
     )
     .addOption(
-      new Option('--log-level <level>', 'log level').env('HARNESS_LOG_LEVEL').default('info').choices(LOG_LEVELS),
+      new Option('--log-level <level>', 'log level')
+        .env('HARNESS_LOG_LEVEL')
+        .default('info')
+        .choices(LOG_LEVELS),
     )
-    .action(async (options: { host: string; port: number; data: string; config?: string; databaseUrl?: string; logLevel: string }) => {
-      const logger = createLogger(options.logLevel);
-      try {
-        const running = await serve({
-          host: options.host,
-          port: options.port,
-          dataDir: options.data,
-          databaseUrl: options.databaseUrl,
-          config: loadConfig(options.config),
-          logger,
-        });
-        let signals = 0;
-        const onSignal = (signal: NodeJS.Signals) => {
-          if (++signals > 1) process.exit(130);
-          logger.info({ signal }, 'signal received');
-          running.stop().then(
-            () => process.exit(0),
-            (error: unknown) => {
-              logger.error({ err: error }, 'shutdown failed');
-              process.exit(1);
-            },
+    .action(
+      async (options: {
+        host: string;
+        port: number;
+        data: string;
+        config?: string;
+        databaseUrl?: string;
+        logLevel: string;
+      }) => {
+        const logger = createLogger(options.logLevel);
+        try {
+          const running = await serve({
+            host: options.host,
+            port: options.port,
+            dataDir: options.data,
+            databaseUrl: options.databaseUrl,
+            config: loadConfig(options.config),
+            logger,
+          });
+          let signals = 0;
+          const onSignal = (signal: NodeJS.Signals) => {
+            if (++signals > 1) process.exit(130);
+            logger.info({ signal }, 'signal received');
+            running.stop().then(
+              () => process.exit(0),
+              (error: unknown) => {
+                logger.error({ err: error }, 'shutdown failed');
+                process.exit(1);
+              },
+            );
+          };
+          process.on('SIGINT', onSignal);
+          process.on('SIGTERM', onSignal);
+        } catch (error) {
+          logger.fatal(
+            { err: error instanceof Error ? error.message : String(error) },
+            'cannot start',
           );
-        };
-        process.on('SIGINT', onSignal);
-        process.on('SIGTERM', onSignal);
-      } catch (error) {
-        logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'cannot start');
-        process.exitCode = 1;
-      }
-    });
+          process.exitCode = 1;
+        }
+      },
+    );
 }

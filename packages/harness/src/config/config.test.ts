@@ -8,7 +8,11 @@ describe('config file', () => {
       'harness.yaml',
     );
     expect(config.defaultModel).toBe('local/llama3');
-    expect(config.providers?.[0]).toEqual({ name: 'local', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] });
+    expect(config.providers?.[0]).toEqual({
+      name: 'local',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      models: ['llama3'],
+    });
   });
 
   it('reads JSON', () => {
@@ -39,7 +43,9 @@ describe('config file', () => {
   });
 
   it('a missing file is a clear error', () => {
-    expect(() => loadConfig('/nonexistent/harness.yaml')).toThrow(/cannot read config file \/nonexistent\/harness.yaml: ENOENT/);
+    expect(() => loadConfig('/nonexistent/harness.yaml')).toThrow(
+      /cannot read config file \/nonexistent\/harness.yaml: ENOENT/,
+    );
   });
 
   it('no file is the empty config', () => {

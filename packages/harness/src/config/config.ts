@@ -56,7 +56,8 @@ export function parseConfig(text: string, source: string): HarnessConfig {
   }
   if (!validate(value)) {
     const problems = (validate.errors ?? []).map(
-      (e) => `${e.instancePath || '(top level)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`,
+      (e) =>
+        `${e.instancePath || '(top level)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` "${String(e.params.additionalProperty)}"` : ''}`,
     );
     throw new ConfigError(`${source}: ${problems.join('; ')}`);
   }
@@ -69,7 +70,9 @@ export function loadConfig(file: string | undefined): HarnessConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`cannot read config file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new ConfigError(
+      `cannot read config file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   return parseConfig(text, file);
 }

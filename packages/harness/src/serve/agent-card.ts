@@ -4,7 +4,11 @@ export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
 
 /** The card without its commands; `CommandsCard` adds the extension entry from the registry. */
-export function baseAgentCard(publicUrl: string, name = 'a2a-harness', version = '0.1.0'): AgentCard {
+export function baseAgentCard(
+  publicUrl: string,
+  name = 'a2a-harness',
+  version = '0.1.0',
+): AgentCard {
   return {
     name,
     description:
@@ -12,10 +16,25 @@ export function baseAgentCard(publicUrl: string, name = 'a2a-harness', version =
     version,
     provider: undefined,
     supportedInterfaces: [
-      { url: `${publicUrl}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-      { url: `${publicUrl}${REST_PATH}`, protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
+      {
+        url: `${publicUrl}${JSONRPC_PATH}`,
+        protocolBinding: 'JSONRPC',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
+      {
+        url: `${publicUrl}${REST_PATH}`,
+        protocolBinding: 'HTTP+JSON',
+        tenant: '',
+        protocolVersion: '1.0',
+      },
     ],
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [],
+      extendedAgentCard: false,
+    },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ['text/plain'],

@@ -52,9 +52,15 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   logger.info({ database: redactUrl(url) }, 'database ready');
   const store = new HarnessTaskStore(database.db);
   const interrupted = await store.endInterruptedTurns(INTERRUPTED_BY_RESTART);
-  if (interrupted.length > 0) logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
+  if (interrupted.length > 0)
+    logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
 
-  const catalog = await createModelCatalog({ config, env: options.env ?? process.env, logger, fetch: options.fetch });
+  const catalog = await createModelCatalog({
+    config,
+    env: options.env ?? process.env,
+    logger,
+    fetch: options.fetch,
+  });
   const registry = new CommandRegistry();
   const card = new CommandsCard(baseAgentCard(options.publicUrl, config.name), registry);
   const shutdown = new AbortController();

@@ -18,7 +18,10 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
         const requestId = requestScope.getStore();
         return requestId ? { requestId } : {};
       },
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey'],
+        censor: '[redacted]',
+      },
     },
     destination,
   );
@@ -30,13 +33,16 @@ export function requestLogging(logger: Logger) {
     logger,
     genReqId: (req: IncomingMessage, res: ServerResponse) => {
       const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : crypto.randomUUID();
+      const id =
+        typeof given === 'string' && /^[\w.:-]{1,100}$/.test(given) ? given : crypto.randomUUID();
       res.setHeader('X-Request-Id', id);
       return id;
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     // The mixin adds the id; pino-http's own `req` object would repeat it on every line.
-    serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+    },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     http(req, res);

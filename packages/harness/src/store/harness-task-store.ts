@@ -71,6 +71,11 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return this.readHistory(this.db, taskId, options);
   }
 
+  /** Where the next message of the task's history will go: `/clear` starts the model's context there. */
+  historyEnd(taskId: string): Promise<number> {
+    return nextSeq(this.db, taskId);
+  }
+
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     return this.heads.list(params, context);
   }

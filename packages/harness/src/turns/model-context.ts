@@ -23,7 +23,9 @@ export function modelContext(history: readonly Message[]): ModelMessage[] {
     const text = textOf(message);
     if (text === '') continue;
     messages.push(
-      message.role === Role.ROLE_AGENT ? { role: 'assistant', content: text } : { role: 'user', content: text },
+      message.role === Role.ROLE_AGENT
+        ? { role: 'assistant', content: text }
+        : { role: 'user', content: text },
     );
   }
   return messages;

@@ -56,13 +56,19 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
         },
       });
       if (!first) publish(answerChunk(task, turnId, '', { first: false, last: true }));
-      answer = { message: agentMessage(task, result.text || '(the model returned no text)'), usage: result.usage };
+      answer = {
+        message: agentMessage(task, result.text || '(the model returned no text)'),
+        usage: result.usage,
+      };
     } catch (error) {
       // Cancel and shutdown write their own ending.
       if (turn.abort.signal.aborted && isAbortError(error)) return;
       const reason = error instanceof Error ? error.message : String(error);
       logger.warn({ taskId, modelId, err: reason }, 'model turn failed');
-      answer = { message: noteMessage(taskId, head.contextId, 'model-error', reason), usage: undefined };
+      answer = {
+        message: noteMessage(taskId, head.contextId, 'model-error', reason),
+        usage: undefined,
+      };
     }
     if (turn.abort.signal.aborted) return;
 

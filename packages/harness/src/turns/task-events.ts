@@ -38,7 +38,8 @@ export class TaskEvents {
       if (closed) return;
       closed = true;
       listeners.delete(listener);
-      if (listeners.size === 0 && this.listeners.get(taskId) === listeners) this.listeners.delete(taskId);
+      if (listeners.size === 0 && this.listeners.get(taskId) === listeners)
+        this.listeners.delete(taskId);
       wake?.();
     };
     return {

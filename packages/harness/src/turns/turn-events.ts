@@ -14,7 +14,10 @@ import {
  * answer. Only that message is stored: the chunks are a live preview, so
  * `GetTask` and the history hold each answer once.
  */
-export function statusEvent(task: { id: string; contextId: string }, status: TaskStatus): StreamResponse {
+export function statusEvent(
+  task: { id: string; contextId: string },
+  status: TaskStatus,
+): StreamResponse {
   return {
     payload: {
       $case: 'statusUpdate',
@@ -39,7 +42,14 @@ export function answerChunk(
           artifactId: `answer-${turnId}`,
           name: 'answer',
           description: '',
-          parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined }],
+          parts: [
+            {
+              content: { $case: 'text', value: text },
+              mediaType: 'text/plain',
+              filename: '',
+              metadata: undefined,
+            },
+          ],
           metadata: undefined,
           extensions: [],
         },
@@ -61,7 +71,14 @@ export function agentMessage(task: { id: string; contextId: string }, text: stri
     taskId: task.id,
     contextId: task.contextId,
     role: Role.ROLE_AGENT,
-    parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined }],
+    parts: [
+      {
+        content: { $case: 'text', value: text },
+        mediaType: 'text/plain',
+        filename: '',
+        metadata: undefined,
+      },
+    ],
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

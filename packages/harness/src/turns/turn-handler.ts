@@ -71,7 +71,10 @@ export class TurnHandler implements A2ARequestHandler {
     return this.options.agentCard();
   }
 
-  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
+  async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     const { head, message, turn } = await this.accept(params, context);
     if (params.configuration?.returnImmediately) {
       return { ...head, history: [message], artifacts: [] };
@@ -110,7 +113,9 @@ export class TurnHandler implements A2ARequestHandler {
       const task = await this.options.store.load(taskId, context, 0);
       if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);
       if (TERMINAL_STATES.has(task.status?.state ?? 0)) {
-        throw new UnsupportedOperationError(`Task ${taskId} has ended and cannot be subscribed to.`);
+        throw new UnsupportedOperationError(
+          `Task ${taskId} has ended and cannot be subscribed to.`,
+        );
       }
       yield taskEvent(task);
       for await (const { event } of events) {
@@ -133,7 +138,10 @@ export class TurnHandler implements A2ARequestHandler {
     return task;
   }
 
-  async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  async listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? 50;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
       throw new RequestMalformedError('pageSize must be between 1 and 100');
@@ -148,7 +156,9 @@ export class TurnHandler implements A2ARequestHandler {
     const historyLength = params.historyLength ?? 0;
     if (historyLength > 0) {
       for (const task of response.tasks) {
-        task.history = await this.options.store.loadHistory(task.id, context, { last: historyLength });
+        task.history = await this.options.store.loadHistory(task.id, context, {
+          last: historyLength,
+        });
       }
     }
     return response;
@@ -161,7 +171,8 @@ export class TurnHandler implements A2ARequestHandler {
     if (!head) throw new TaskNotFoundError(`Task not found: ${id}`);
     const state = head.status?.state ?? 0;
     if (state === TaskState.TASK_STATE_CANCELED) return this.getTask({ tenant: '', id }, context);
-    if (TERMINAL_STATES.has(state)) throw new TaskNotCancelableError(`Task ${id} has already ended.`);
+    if (TERMINAL_STATES.has(state))
+      throw new TaskNotCancelableError(`Task ${id} has already ended.`);
     const { running, waiting } = this.queue.drain(id);
     running?.abort.abort(new Error('canceled'));
     for (const turn of waiting) turn.abort.abort(new Error('canceled'));
@@ -194,7 +205,10 @@ export class TurnHandler implements A2ARequestHandler {
             status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, message),
           });
           if (ended) {
-            const event = statusEvent({ id: turn.taskId, contextId: head.contextId }, ended.status!);
+            const event = statusEvent(
+              { id: turn.taskId, contextId: head.contextId },
+              ended.status!,
+            );
             this.events.publish(turn.taskId, { event, turnId: queued.turnId, final: true });
           }
           queued.finish();
@@ -207,27 +221,39 @@ export class TurnHandler implements A2ARequestHandler {
     _params: GetExtendedAgentCardRequest,
     _context: ServerCallContext,
   ): Promise<AgentCard> {
-    return Promise.reject(new ExtendedAgentCardNotConfiguredError('This agent has no extended card.'));
+    return Promise.reject(
+      new ExtendedAgentCardNotConfiguredError('This agent has no extended card.'),
+    );
   }
 
   createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    return Promise.reject(new PushNotificationNotSupportedError('Push notifications are not supported.'));
+    return Promise.reject(
+      new PushNotificationNotSupportedError('Push notifications are not supported.'),
+    );
   }
 
   getTaskPushNotificationConfig(
     _params: GetTaskPushNotificationConfigRequest,
   ): Promise<TaskPushNotificationConfig> {
-    return Promise.reject(new PushNotificationNotSupportedError('Push notifications are not supported.'));
+    return Promise.reject(
+      new PushNotificationNotSupportedError('Push notifications are not supported.'),
+    );
   }
 
   listTaskPushNotificationConfigs(
     _params: ListTaskPushNotificationConfigsRequest,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return Promise.reject(new PushNotificationNotSupportedError('Push notifications are not supported.'));
+    return Promise.reject(
+      new PushNotificationNotSupportedError('Push notifications are not supported.'),
+    );
   }
 
-  deleteTaskPushNotificationConfig(_params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
-    return Promise.reject(new PushNotificationNotSupportedError('Push notifications are not supported.'));
+  deleteTaskPushNotificationConfig(
+    _params: DeleteTaskPushNotificationConfigRequest,
+  ): Promise<void> {
+    return Promise.reject(
+      new PushNotificationNotSupportedError('Push notifications are not supported.'),
+    );
   }
 
   private async run(turn: Turn): Promise<void> {
@@ -236,7 +262,10 @@ export class TurnHandler implements A2ARequestHandler {
     try {
       await this.options.runTurn(turn, context);
     } catch (error) {
-      this.options.logger.error({ err: error, taskId: turn.taskId }, 'turn failed outside the model call');
+      this.options.logger.error(
+        { err: error, taskId: turn.taskId },
+        'turn failed outside the model call',
+      );
     }
   }
 
@@ -300,7 +329,11 @@ export class TurnHandler implements A2ARequestHandler {
   }
 
   /** SendMessage's Task: the head after the turn, with this turn's exchange as its history. */
-  private async turnResult(taskId: string, message: Message, context: ServerCallContext): Promise<Task> {
+  private async turnResult(
+    taskId: string,
+    message: Message,
+    context: ServerCallContext,
+  ): Promise<Task> {
     const task = await this.options.store.load(taskId, context, 0);
     if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);
     const answer = task.status?.message;
@@ -317,7 +350,9 @@ function requireTaskId(id: string | undefined): string {
 function checkMessage(message: Message | undefined): Message {
   if (!message) throw new RequestMalformedError('params.message is required');
   if (!message.messageId) throw new RequestMalformedError('message.messageId is required');
-  if (message.role !== Role.ROLE_USER) throw new RequestMalformedError('message.role must be ROLE_USER');
-  if (message.parts.length === 0) throw new RequestMalformedError('message.parts must not be empty');
+  if (message.role !== Role.ROLE_USER)
+    throw new RequestMalformedError('message.role must be ROLE_USER');
+  if (message.parts.length === 0)
+    throw new RequestMalformedError('message.parts must not be empty');
   return message;
 }

@@ -11,7 +11,12 @@ export interface TestHarness extends RunningHarness {
 
 /** The harness on a free loopback port, with a fresh data directory unless one is given. */
 export async function startHarness(
-  options: { config?: HarnessConfig; env?: NodeJS.ProcessEnv; dataDir?: string; databaseUrl?: string } = {},
+  options: {
+    config?: HarnessConfig;
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
   const running = await serve({

@@ -19,8 +19,8 @@ export const clearCommand: BuiltinCommand = (services) => ({
       };
     }
     const previous = settingsOf(task.metadata).contextStart ?? 0;
-    // O(history), and only here: the store gives commands no cheaper count.
-    const kept = (await task.loadHistory()).length;
+    // A position in the history, not a count: the store reads the context from it.
+    const kept = await services.store.historyEnd(task.id);
     if (kept === 0 || kept <= previous) {
       return {
         text:

@@ -25,9 +25,7 @@ describe('/help', () => {
     expect(commandLines.map((line) => line.split(' ')[0])).toEqual(names.map((n) => `/${n}`));
     expect(commandLines[0]).toContain('/help [<command>]');
     expect(result.text).toContain('/review <file> [focus]');
-    const columns = services.registry
-      .list()
-      .map((c, i) => commandLines[i]?.indexOf(c.description));
+    const columns = services.registry.list().map((c, i) => commandLines[i]?.indexOf(c.description));
     expect(new Set(columns).size).toBe(1);
   });
 

@@ -62,6 +62,14 @@ describe('/model', () => {
     expect(result.text).toContain('openai/gpt-4o');
   });
 
+  it('names the providers when the provider is unknown', async () => {
+    const { result, fake } = await run(modelCommand, 'anthropic/claude');
+    expect(fake.updates).toBe(0);
+    expect(result.text).toBe(
+      'Unknown model "anthropic/claude". There is no provider "anthropic"; the providers are offline, openai. Type /model to list the models. The model is still offline/echo.',
+    );
+  });
+
   it('says so when the model is already chosen', async () => {
     const metadata = withSettings({}, { model: 'openai/gpt-4o' });
     const { result, fake } = await run(modelCommand, 'openai/gpt-4o', { metadata });

@@ -41,7 +41,13 @@ export const modelCommand: BuiltinCommand = ({ catalog }) => ({
     } catch (error) {
       if (!(error instanceof UnknownModelError)) throw error;
       const suggestions = await catalog.suggest(wanted);
-      const shape = wanted.includes('/') ? '' : ' Model ids look like <provider>/<model>.';
+      const slash = wanted.indexOf('/');
+      const provider = slash > 0 ? wanted.slice(0, slash) : '';
+      const providers = catalog.providers();
+      let shape = '';
+      if (slash <= 0) shape = ' Model ids look like <provider>/<model>.';
+      else if (!providers.includes(provider))
+        shape = ` There is no provider ${quote(provider, 40)}; the providers are ${providers.join(', ')}.`;
       const hint =
         suggestions.length > 0
           ? ` Did you mean ${suggestions.join(', ')}?`

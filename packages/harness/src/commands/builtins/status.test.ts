@@ -12,7 +12,10 @@ const links = (subtasks: string[], parent?: string) => ({
 describe('/status', () => {
   it('describes a task without sub-tasks', async () => {
     const services = fakeServices({ queued: 2, busy: true });
-    const metadata = withSettings({}, { title: 'Plan', turns: 3, usage: { inputTokens: 1200, outputTokens: 30 } });
+    const metadata = withSettings(
+      {},
+      { title: 'Plan', turns: 3, usage: { inputTokens: 1200, outputTokens: 30 } },
+    );
     const { result, fake } = await run(statusCommand, '', {
       services,
       metadata,
@@ -53,14 +56,13 @@ describe('/status', () => {
 
   it('sums the usage of the task and of its sub-tasks, nested ones included', async () => {
     const { store, heads } = stubStore([
-      head(
-        'sub-a',
-        TaskState.TASK_STATE_COMPLETED,
-        {
-          ...withSettings({}, { title: 'Fork of Plan', turns: 1, usage: { inputTokens: 100, outputTokens: 10 } }),
-          ...links(['sub-c', TASK_ID], TASK_ID),
-        },
-      ),
+      head('sub-a', TaskState.TASK_STATE_COMPLETED, {
+        ...withSettings(
+          {},
+          { title: 'Fork of Plan', turns: 1, usage: { inputTokens: 100, outputTokens: 10 } },
+        ),
+        ...links(['sub-c', TASK_ID], TASK_ID),
+      }),
       head('sub-b', TaskState.TASK_STATE_WORKING, {
         ...withSettings({}, { usage: { inputTokens: 20, outputTokens: 2 } }),
         ...links([], TASK_ID),
@@ -72,7 +74,10 @@ describe('/status', () => {
     ]);
     const services = fakeServices({ store });
     const metadata = {
-      ...withSettings({}, { model: 'openai/gpt-4o', usage: { inputTokens: 1000, outputTokens: 100 } }),
+      ...withSettings(
+        {},
+        { model: 'openai/gpt-4o', usage: { inputTokens: 1000, outputTokens: 100 } },
+      ),
       ...links(['sub-a', 'sub-b', 'sub-gone']),
     };
     const { result } = await run(statusCommand, '', { services, metadata });

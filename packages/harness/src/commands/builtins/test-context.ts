@@ -250,7 +250,11 @@ export async function run(
   options: FakeTaskOptions & { services?: CommandServices } = {},
 ): Promise<{ result: CommandResult; fake: FakeRun }> {
   const fake = fakeContext(args, options);
-  const command = make(options.services ?? fakeServices());
+  const services = options.services ?? fakeServices();
+  // The store's history end is where the next message goes: the fake task's history length.
+  const store = services.store as unknown as { historyEnd?: (id: string) => Promise<number> };
+  store.historyEnd = async () => (options.history ?? []).length;
+  const command = make(services);
   const raw = await command.run(fake.context);
   const result = typeof raw === 'string' ? { text: raw } : raw;
   return { result, fake };

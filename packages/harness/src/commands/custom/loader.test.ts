@@ -288,6 +288,8 @@ describe('CustomCommands.watch', () => {
     expect(commands.names()).toEqual([]);
   });
 
+  // The first write lands within a clock tick of load(): chokidar's own `change` event is
+  // dropped then (same mtime, newer atime), so this also pins the native-event fallback.
   it('removes a command whose file turns invalid, and restores it when fixed', async () => {
     const dir = await tempDir();
     const target = path.join(dir, 'flip.md');

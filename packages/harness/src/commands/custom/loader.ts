@@ -140,7 +140,7 @@ export class CustomCommands {
       // write made within one clock tick of the previous write and our read is dropped
       // that way, so the native events also trigger a re-read. A re-read of an unchanged
       // file changes nothing.
-      watcher.on('rawx' as 'raw', (_event, rawPath, details) => {
+      watcher.on('raw', (_event, rawPath, details) => {
         const file = rawFile(dir, rawPath, details);
         if (file !== undefined) this.onEvent(dir, 'raw', file);
       });

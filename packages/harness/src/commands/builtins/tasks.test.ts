@@ -1,0 +1,64 @@
+import { TaskState } from '@a2a-js/sdk';
+import { describe, expect, it } from 'vitest';
+import { withSettings } from '../../settings.js';
+import { MAX_TASK_PAGES, TASKS_PAGE_SIZE, tasksCommand, type TaskEntry } from './tasks.js';
+import { CONTEXT_ID, fakeServices, head, run, stubStore, TASK_ID } from './test-context.js';
+
+describe('/tasks', () => {
+  it('lists the tasks of this context and marks the current one', async () => {
+    const stub = stubStore([
+      head('sub-1', TaskState.TASK_STATE_WORKING, withSettings({}, { title: '/spawn go' })),
+      head(TASK_ID, TaskState.TASK_STATE_INPUT_REQUIRED, withSettings({}, { title: 'Plan' })),
+      head('other', TaskState.TASK_STATE_COMPLETED, {}, 'ctx-other'),
+      head('sub-2', TaskState.TASK_STATE_CANCELED, {}),
+    ]);
+    const services = fakeServices({ store: stub.store });
+    const { result } = await run(tasksCommand, '', { services });
+
+    expect(stub.listed[0]).toMatchObject({
+      contextId: CONTEXT_ID,
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      pageSize: TASKS_PAGE_SIZE,
+    });
+    const tasks = (result.data as { tasks: TaskEntry[] }).tasks;
+    expect(tasks).toEqual([
+      { id: 'sub-1', title: '/spawn go', state: 'TASK_STATE_WORKING', current: false },
+      { id: TASK_ID, title: 'Plan', state: 'TASK_STATE_INPUT_REQUIRED', current: true },
+      { id: 'sub-2', title: '(untitled)', state: 'TASK_STATE_CANCELED', current: false },
+    ]);
+    for (const task of tasks)
+      expect(Object.keys(task)).toEqual(['id', 'title', 'state', 'current']);
+
+    const lines = result.text.split('\n');
+    expect(lines[0]).toContain('3 tasks');
+    expect(lines.filter((line) => line.startsWith('*'))).toHaveLength(1);
+    expect(lines.find((line) => line.startsWith('*'))).toContain(TASK_ID);
+    expect(lines.find((line) => line.includes('sub-1'))).toMatch(
+      /^ {2}sub-1 .*working .*\/spawn go$/,
+    );
+    expect(result.text).toContain('waiting for input');
+    expect(result.text).not.toContain('other');
+  });
+
+  it('follows page tokens, up to a cap', async () => {
+    const many = Array.from({ length: 250 }, (_, i) =>
+      head(`t-${i}`, TaskState.TASK_STATE_COMPLETED),
+    );
+    const stub = stubStore(many);
+    const { result } = await run(tasksCommand, '', {
+      services: fakeServices({ store: stub.store }),
+    });
+    expect(stub.listed.map((r) => r.pageToken)).toEqual(['', '100', '200']);
+    expect((result.data as { tasks: TaskEntry[] }).tasks).toHaveLength(250);
+
+    const tooMany = Array.from({ length: TASKS_PAGE_SIZE * MAX_TASK_PAGES + 5 }, (_, i) =>
+      head(`t-${i}`, TaskState.TASK_STATE_COMPLETED),
+    );
+    const capped = stubStore(tooMany);
+    const out = await run(tasksCommand, '', { services: fakeServices({ store: capped.store }) });
+    expect(capped.listed).toHaveLength(MAX_TASK_PAGES);
+    expect((out.result.data as { tasks: TaskEntry[] }).tasks).toHaveLength(1000);
+    expect(out.result.text).toContain('Only the 1000 most recently active are shown.');
+  });
+});
