@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CommandRegistry, CommandsCard } from 'a2a-commands';
 import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
@@ -84,6 +85,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   registerBuiltins(registry, { catalog, registry, store, turns: turns.queue });
 
   const cwd = options.cwd ?? process.cwd();
+  // Made now so that it is watched: files dropped in later show in the card at once.
+  mkdirSync(path.join(options.dataDir, 'commands'), { recursive: true });
   const custom = new CustomCommands({
     dirs: [
       path.join(options.dataDir, 'commands'),

@@ -5,6 +5,9 @@ import type { HarnessConfig } from '../config/config.js';
 import { createApp } from './app.js';
 import { createHarness, type Harness } from './harness.js';
 
+/** How long open streams get to end by themselves at shutdown. */
+const STREAM_GRACE_MS = 2000;
+
 export interface ServeOptions {
   host: string;
   port: number;
@@ -49,7 +52,13 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       options.logger.info('shutting down');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await harness.close();
-      // Streams still open after the turns ended would hold the server; end them.
+      // Turn streams got their last event; give them a moment to flush it and end.
+      server.closeIdleConnections();
+      await Promise.race([
+        closed,
+        new Promise((resolve) => setTimeout(resolve, STREAM_GRACE_MS).unref()),
+      ]);
+      // Subscriptions to idle tasks never end by themselves.
       server.closeAllConnections();
       await closed;
       options.logger.info('stopped');

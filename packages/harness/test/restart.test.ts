@@ -1,0 +1,118 @@
+/**
+ * The real CLI as a process: kill -9 in the middle of a model turn, restart on
+ * the same data, and everything is still there; SIGTERM ends turns cleanly.
+ */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rpc, rpcStream, resultOf, userText } from './support/http.js';
+import { spawnHarness, writeConfig } from './support/process.js';
+import { storeKinds, testDatabaseUrl } from './support/stores.js';
+
+describe.each(storeKinds)('on %s', (kind) => {
+  it('kill -9 mid-turn, then restart: tasks, history, model and title are kept; the turn ends with a note', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
+    const config = writeConfig(dataDir, { offline: { latencyMs: 300 } });
+    const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
+    const args = ['--data', dataDir, '--config', config, ...databaseArgs];
+
+    const first = await spawnHarness(args);
+    const send = (url: string, text: string, taskId?: string) =>
+      rpc(url, 'SendMessage', { message: userText(text, taskId ? { taskId } : {}) });
+    const created = (await send(first.url, '/title Crash test')).body.result.task;
+    const taskId = created.id;
+    await send(first.url, '/model offline/echo', taskId);
+    await send(first.url, '/system Be kind.', taskId);
+    const { events } = await rpcStream(first.url, 'SendStreamingMessage', {
+      message: userText('a question that takes a while', { taskId }),
+    });
+    expect(resultOf(await events.next()).task.id).toBe(taskId);
+    await events.next(); // the turn is working
+    first.child.kill('SIGKILL');
+    expect(await first.exited).toBeNull();
+
+    const second = await spawnHarness(args);
+    try {
+      const task = (await rpc(second.url, 'GetTask', { id: taskId })).body.result;
+      expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(task.status.message.parts[0].text).toMatch(/interrupted/);
+      const settings = task.metadata['a2a-harness'];
+      expect(settings).toMatchObject({
+        title: 'Crash test',
+        model: 'offline/echo',
+        system: 'Be kind.',
+      });
+      const texts = task.history.map((m: any) => m.parts[0].text as string);
+      expect(texts).toContain('a question that takes a while');
+      expect(new Set(task.history.map((m: any) => m.messageId)).size).toBe(task.history.length);
+      expect(second.logs.some((l) => l.msg === 'ended turns interrupted by the last stop')).toBe(
+        true,
+      );
+      // The task goes on.
+      const next = (await send(second.url, 'try again', taskId)).body.result.task;
+      expect(next.status.message.parts[0].text).toContain('You said: try again');
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+});
+
+it('SIGTERM stops accepting, ends the turn in flight with a note, closes the database and exits 0', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-term-'));
+  const config = writeConfig(dataDir, { offline: { latencyMs: 300 } });
+  const running = await spawnHarness(['--data', dataDir, '--config', config]);
+  const { events } = await rpcStream(running.url, 'SendStreamingMessage', {
+    message: userText('a long one'),
+  });
+  const taskId = resultOf(await events.next()).task.id;
+  await events.next();
+  running.child.kill('SIGTERM');
+  const rest = (await events.rest()).map(resultOf);
+  expect(rest.at(-1)?.statusUpdate?.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  expect(await running.exited).toBe(0);
+  expect(running.logs.map((l) => l.msg)).toEqual(
+    expect.arrayContaining(['shutting down', 'stopped']),
+  );
+
+  const again = await spawnHarness(['--data', dataDir, '--config', config]);
+  try {
+    const task = (await rpc(again.url, 'GetTask', { id: taskId })).body.result;
+    expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(task.status.message.parts[0].text).toMatch(/shut down/);
+  } finally {
+    again.child.kill('SIGTERM');
+    await again.exited;
+  }
+});
+
+it('every log line written while a request is handled carries its request id', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
+  const running = await spawnHarness(['--data', dataDir, '--log-level', 'debug']);
+  try {
+    const response = await fetch(`${running.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'A2A-Version': '1.0',
+        'X-Request-Id': 'trace-42',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: userText('hi') },
+      }),
+    });
+    expect(response.headers.get('x-request-id')).toBe('trace-42');
+    await response.json();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = running.logs.filter((l) => l.requestId === 'trace-42');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.some((l) => l.msg === 'request completed')).toBe(true);
+  } finally {
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }
+});

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface HarnessProcess {
+  url: string;
+  child: ChildProcess;
+  /** Every log line so far, parsed. */
+  logs: Record<string, unknown>[];
+  exited: Promise<number | null>;
+}
+
+/** The real CLI, from source, as a child process: `a2a-harness serve --port 0 ...`. */
+export async function spawnHarness(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<HarnessProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=a2a-source',
+      '--import',
+      'tsx',
+      path.join(packageDir, 'src/cli/main.ts'),
+      'serve',
+      '--port',
+      '0',
+      ...args,
+    ],
+    {
+      cwd: packageDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`harness did not start: ${stderr}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (typeof entry.url === 'string' && String(entry.msg).includes('listening')) {
+            clearTimeout(timer);
+            resolve(entry.url);
+          }
+        } catch {
+          // not a log line
+        }
+      }
+    });
+    void exited.then((code) => reject(new Error(`harness exited with ${code}: ${stderr}`)));
+  });
+  return { url, child, logs, exited };
+}
+
+export function writeConfig(dir: string, config: unknown): string {
+  const file = path.join(dir, 'harness.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
