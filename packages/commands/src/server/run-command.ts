@@ -53,16 +53,36 @@ export class CommandRunner {
       contextId: head.contextId,
       metadata: { ...message.metadata, command: parsed.name },
     };
-    if (created) {
-      await store.create(
-        { ...head, history: [commandMessage], artifacts: [] } satisfies Task,
-        context,
-      );
-    }
-    const result = await this.runHandler(parsed, commandMessage, head, created, context);
+    // A task the command creates is stored lazily: in one write with the reply,
+    // unless the handler needs it stored first (metadata, sub-tasks, history).
+    let creation: Promise<void> | undefined = created ? undefined : Promise.resolve();
+    const ensureStored = () =>
+      (creation ??= store.create({ ...head, history: [commandMessage], artifacts: [] }, context));
+    const result = await this.runHandler(
+      parsed,
+      commandMessage,
+      head,
+      created,
+      context,
+      ensureStored,
+    );
     const reply = replyMessage(head, parsed.name, result);
-    const entries = created ? [reply] : [commandMessage, reply];
-    const stored = await store.appendReply(head.id, entries, reply, context);
+    let stored: TaskHead | undefined;
+    if (creation === undefined) {
+      stored = {
+        ...head,
+        status: {
+          state: head.status?.state ?? 0,
+          message: reply,
+          timestamp: new Date().toISOString(),
+        },
+      };
+      await store.create({ ...stored, history: [commandMessage, reply], artifacts: [] }, context);
+    } else {
+      await creation;
+      const entries = created ? [reply] : [commandMessage, reply];
+      stored = await store.appendReply(head.id, entries, reply, context);
+    }
     if (!stored) throw new TaskNotFoundError(`Task not found: ${head.id}`);
     const event = commandReplyEvent(stored, reply);
     live.publish(head.id, { payload: { $case: 'statusUpdate', value: event } });
@@ -104,8 +124,16 @@ export class CommandRunner {
     head: TaskHead,
     created: boolean,
     context: ServerCallContext,
+    ensureStored: () => Promise<void>,
   ): Promise<CommandResult> {
-    const commandContext = this.commandContext(parsed, message, head, created, context);
+    const commandContext = this.commandContext(
+      parsed,
+      message,
+      head,
+      created,
+      context,
+      ensureStored,
+    );
     try {
       const result = await parsed.command.run(commandContext);
       return typeof result === 'string' ? { text: result } : result;
@@ -124,9 +152,10 @@ export class CommandRunner {
     head: TaskHead,
     created: boolean,
     context: ServerCallContext,
+    ensureStored: () => Promise<void>,
   ): CommandContext {
     const { store } = this.options;
-    const task = this.view(head, created, context);
+    const task = this.view(head, created, context, ensureStored);
     const user = context.user;
     return {
       name: parsed.name,
@@ -136,12 +165,23 @@ export class CommandRunner {
       caller: { name: user?.userName ?? '', authenticated: user?.isAuthenticated ?? false },
       signal: this.options.signal ?? new AbortController().signal,
       callContext: context,
-      updateMetadata: (update) => store.updateMetadata(head.id, update, context),
-      createSubtask: (init) => this.createSubtask(head, init ?? {}, context),
+      updateMetadata: async (update) => {
+        await ensureStored();
+        return store.updateMetadata(head.id, update, context);
+      },
+      createSubtask: async (init) => {
+        await ensureStored();
+        return this.createSubtask(head, init ?? {}, context);
+      },
     };
   }
 
-  private view(head: TaskHead, created: boolean, context: ServerCallContext): TaskView {
+  private view(
+    head: TaskHead,
+    created: boolean,
+    context: ServerCallContext,
+    ensureStored: () => Promise<void> = () => Promise.resolve(),
+  ): TaskView {
     const store = this.options.store;
     return {
       id: head.id,
@@ -149,7 +189,10 @@ export class CommandRunner {
       state: head.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
       metadata: head.metadata ?? {},
       created,
-      loadHistory: () => store.loadHistory(head.id, context),
+      loadHistory: async () => {
+        await ensureStored();
+        return store.loadHistory(head.id, context);
+      },
     };
   }
 

@@ -23,7 +23,8 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
         censor: '[redacted]',
       },
     },
-    destination,
+    // Asynchronous writes: lines logged while a write is pending go out together.
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 

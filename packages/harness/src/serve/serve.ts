@@ -62,6 +62,7 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       server.closeAllConnections();
       await closed;
       options.logger.info('stopped');
+      options.logger.flush();
     })());
   return { url, server, harness, stop };
 }

@@ -7,6 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createMessagesTable, type MessagesTable } from './messages-table.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -52,7 +53,7 @@ function openSqlite(url: string): Kysely<MessagesTable> {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
-  return new Kysely({ dialect: new SqliteDialect({ database }) });
+  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
 
 function openPostgres(url: string): Kysely<MessagesTable> {

@@ -1,0 +1,296 @@
+/**
+ * `npm run bench` (about 9 minutes) or `npm run bench -- --quick` (about 1).
+ * Every server runs in its own process on loopback; every figure is the median
+ * of rounds taken side by side, and is reported as a ratio to its reference.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Endpoint, sendCall, sequential } from './lib/load.js';
+import { writeResults, type Row, type Target } from './lib/report.js';
+import { repoRoot, startServer, type ServerProcess } from './lib/servers.js';
+import { percentile, ratio, type Figure } from './lib/stats.js';
+import { cardThroughput, completePerKeystroke } from './sections/card-size.js';
+import { seedHistories } from './sections/history.js';
+import { newTask, roundTrip } from './sections/round-trip.js';
+import { streamingLoad } from './sections/under-load.js';
+
+const quick = process.argv.includes('--quick');
+const plan = quick
+  ? {
+      calls: 300,
+      rounds: 3,
+      inFlight: [1, 32],
+      secondsEach: 3,
+      histories: [0, 1000],
+      loadTasks: 20,
+      memory: [2000, 5000, 10000],
+      cards: [2, 100, 1000],
+    }
+  : {
+      calls: 2000,
+      rounds: 5,
+      inFlight: [1, 8, 32, 128],
+      secondsEach: 10,
+      histories: [0, 1000, 10000],
+      loadTasks: 50,
+      memory: [10000, 50000, 100000],
+      cards: [2, 100, 1000],
+    };
+
+const tmp = (name: string) => mkdtempSync(path.join(os.tmpdir(), `a2a-bench-${name}-`));
+const log = (message: string) => console.log(`[bench] ${message}`);
+const harness = (name: string, args: string[] = []) =>
+  startServer(name, 'packages/harness/src/cli/main.ts', [
+    'serve',
+    '--port',
+    '0',
+    '--data',
+    tmp(name),
+    ...args,
+  ]);
+
+function writeConfig(config: unknown): string {
+  const file = path.join(tmp('config'), 'harness.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+const servers: ServerProcess[] = [];
+const rows: Row[] = [];
+const targets: Target[] = [];
+const results: Record<string, unknown> = {
+  quick,
+  startedAt: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, node: process.version },
+};
+const fmt = (f: Figure, unit: string, digits = 2) =>
+  `${f.median.toFixed(digits)} ${unit} (${f.min.toFixed(digits)}–${f.max.toFixed(digits)})`;
+function target(name: string, value: number, wanted: string, met: boolean) {
+  targets.push({ name, value, target: wanted, met });
+  log(`${met ? 'MET   ' : 'MISSED'} ${name}: ${value.toFixed(3)} (wanted ${wanted})`);
+}
+
+try {
+  // 1 and 2: round trip, and the pass-through of an ordinary message.
+  log('starting servers A, A′, B, C, D and the pass-through harness');
+  const [a, aPrime, b, c, pass] = await Promise.all([
+    startServer('A', 'bench/servers/bare-agent.ts', []),
+    startServer('A′', 'bench/servers/bare-agent.ts', [
+      '--store',
+      'sqlite',
+      '--data',
+      tmp('a-prime'),
+    ]),
+    startServer('B', 'bench/servers/example-agent.ts', []),
+    harness('C'),
+    harness('pass', ['--config', writeConfig({ offline: { latencyMs: 0 } })]),
+  ]);
+  servers.push(a, aPrime, b, c, pass);
+  const rpc = (s: ServerProcess) => new Endpoint(`${s.url}/a2a/jsonrpc`);
+  const dTask = await newTask(rpc(c));
+  const subjects = [
+    { name: 'A', call: sendCall(rpc(a), 'hello') },
+    { name: 'A′', call: sendCall(rpc(aPrime), 'hello') },
+    { name: 'B', call: sendCall(rpc(b), '/help') },
+    { name: 'C', call: sendCall(rpc(c), '/help') },
+    { name: 'D', call: sendCall(rpc(c), '/model', dTask) },
+    { name: 'pass-through', call: sendCall(rpc(pass), 'hello') },
+  ];
+  log(
+    `round trip: ${plan.calls} sequential calls and ${plan.inFlight.join('/')} in flight for ${plan.secondsEach} s, in ${plan.rounds} rounds`,
+  );
+  const trips = await roundTrip(subjects, plan);
+  results.roundTrip = trips;
+  const floor = trips.A!;
+  for (const s of subjects) {
+    const t = trips[s.name]!;
+    rows.push({
+      figure: `${s.name} p50`,
+      value: fmt(t.p50, 'ms', 3),
+      ratio: ratio(t.p50, floor.p50),
+      ratioTo: 'A p50',
+    });
+    rows.push({
+      figure: `${s.name} p99`,
+      value: fmt(t.p99, 'ms', 3),
+      ratio: ratio(t.p99, floor.p99),
+      ratioTo: 'A p99',
+    });
+    for (const k of plan.inFlight) {
+      rows.push({
+        figure: `${s.name} throughput @${k}`,
+        value: fmt(t.throughput[k]!, '/s', 0),
+        ratio: ratio(t.throughput[k]!, floor.throughput[k]!),
+        ratioTo: `A @${k}`,
+      });
+    }
+    if (t.errors > 0) log(`${s.name}: ${t.errors} failed calls`);
+  }
+  const c32 = ratio(trips.C!.throughput[32]!, floor.throughput[32]!);
+  target('C /help throughput @32 ÷ A', c32, '≥ 1.0 (stretch 1.2)', c32 >= 1);
+  const cP50 = ratio(trips.C!.p50, floor.p50);
+  target('C /help p50 ÷ A', cP50, '≤ 1.0', cP50 <= 1);
+  const passRatio = ratio(trips['pass-through']!.throughput[32]!, floor.throughput[32]!);
+  target('pass-through throughput @32 ÷ A', passRatio, '≥ 0.85', passRatio >= 0.85);
+  await Promise.all([a.stop(), aPrime.stop(), b.stop(), pass.stop()]);
+
+  // 3: history length.
+  log(`history: /help on tasks with ${plan.histories.join(', ')} messages`);
+  const historyDir = tmp('history');
+  const seeded = await seedHistories(historyDir, plan.histories);
+  const h = await startServer('history', 'packages/harness/src/cli/main.ts', [
+    'serve',
+    '--port',
+    '0',
+    '--data',
+    historyDir,
+  ]);
+  servers.push(h);
+  const historyTrips = await roundTrip(
+    plan.histories.map((n) => ({ name: String(n), call: sendCall(rpc(h), '/help', seeded[n]) })),
+    { calls: quick ? 300 : 1000, rounds: plan.rounds, inFlight: [32], secondsEach: quick ? 3 : 5 },
+  );
+  results.history = historyTrips;
+  const h0 = historyTrips['0']!;
+  for (const n of plan.histories) {
+    const t = historyTrips[String(n)]!;
+    rows.push({
+      figure: `/help p50, ${n} history`,
+      value: fmt(t.p50, 'ms', 3),
+      ratio: ratio(t.p50, h0.p50),
+      ratioTo: 'history 0',
+    });
+  }
+  const longest = plan.histories.at(-1)!;
+  const historyRatio = ratio(historyTrips[String(longest)]!.p50, h0.p50);
+  target(`/help p50 at history ${longest} ÷ 0`, historyRatio, '≤ 1.5', historyRatio <= 1.5);
+  await h.stop();
+
+  // 4: under load.
+  log(`under load: /help while ${plan.loadTasks} tasks stream model turns`);
+  const loaded = await harness('load', ['--config', writeConfig({ offline: { latencyMs: 5 } })]);
+  servers.push(loaded);
+  const loadEndpoint = rpc(loaded);
+  const help = sendCall(loadEndpoint, '/help');
+  await sequential(help, 50);
+  const idle = (await sequential(help, quick ? 200 : 500)).sort((x, y) => x - y);
+  const loadTasks = await Promise.all(
+    Array.from({ length: plan.loadTasks }, () => newTask(rpc(loaded))),
+  );
+  const load = streamingLoad(loaded.url, loadTasks);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const busy = (await sequential(help, quick ? 200 : 500)).sort((x, y) => x - y);
+  const turns = await load.stop();
+  const idleP50 = percentile(idle, 50);
+  const busyP50 = percentile(busy, 50);
+  results.underLoad = {
+    idleP50,
+    busyP50,
+    idleP99: percentile(idle, 99),
+    busyP99: percentile(busy, 99),
+    turnsDuringMeasurement: turns,
+  };
+  rows.push({
+    figure: '/help p50 under load',
+    value: `${busyP50.toFixed(3)} ms (idle ${idleP50.toFixed(3)} ms, ${turns} turns)`,
+    ratio: busyP50 / idleP50,
+    ratioTo: 'idle',
+  });
+  target('/help p50 under load ÷ idle', busyP50 / idleP50, '≤ 1.5', busyP50 / idleP50 <= 1.5);
+  await loaded.stop();
+
+  // 5: card size and completion.
+  log(`card size: GET the card with ${plan.cards.join(', ')} commands`);
+  const cards = await cardThroughput(plan.cards, {
+    rounds: plan.rounds,
+    secondsEach: quick ? 3 : 5,
+    inFlight: 32,
+  });
+  results.cardThroughput = cards;
+  const smallest = cards[plan.cards[0]!]!;
+  for (const n of plan.cards)
+    rows.push({
+      figure: `card GET, ${n} commands`,
+      value: fmt(cards[n]!, '/s', 0),
+      ratio: ratio(cards[n]!, smallest),
+      ratioTo: `${plan.cards[0]} commands`,
+    });
+  const cardRatio = ratio(cards[plan.cards.at(-1)!]!, smallest);
+  target(
+    `card GET with ${plan.cards.at(-1)} commands ÷ ${plan.cards[0]}`,
+    cardRatio,
+    '≥ 0.8',
+    cardRatio >= 0.8,
+  );
+  const perKey = completePerKeystroke(1000, quick ? 20 : 100);
+  const perKeyLimited = completePerKeystroke(1000, quick ? 20 : 100, 50);
+  results.complete = { unlimitedMicroseconds: perKey, limit50Microseconds: perKeyLimited };
+  rows.push({
+    figure: 'complete() per keystroke, 1,000 commands',
+    value: `${fmt(perKey, 'µs', 1)}; with limit 50: ${fmt(perKeyLimited, 'µs', 1)}`,
+  });
+  target(
+    'complete() per keystroke over 1,000 commands (ms)',
+    perKey.median / 1000,
+    '< 1',
+    perKey.median < 1000,
+  );
+
+  // 6: memory.
+  log(
+    `memory: RSS after ${plan.memory[0]} tasks, then after ${plan.memory[1]} and ${plan.memory[2]} commands`,
+  );
+  const m = await harness('memory');
+  servers.push(m);
+  const memoryEndpoint = new Endpoint(`${m.url}/a2a/jsonrpc`, 64);
+  const createTask = sendCall(memoryEndpoint, '/help');
+  const runCalls = async (call: () => Promise<boolean>, count: number) => {
+    let next = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next++ < count) if (!(await call())) failed++;
+      }),
+    );
+    if (failed > 0) log(`memory: ${failed} calls failed`);
+  };
+  await runCalls(createTask, plan.memory[0]!);
+  const rssTasks = m.rssMiB();
+  const memoryTask = await newTask(memoryEndpoint);
+  const command = sendCall(memoryEndpoint, '/model', memoryTask);
+  await runCalls(command, plan.memory[1]!);
+  const rssMid = m.rssMiB();
+  await runCalls(command, plan.memory[2]! - plan.memory[1]!);
+  const rssEnd = m.rssMiB();
+  results.memory = {
+    tasks: plan.memory[0],
+    rssAfterTasksMiB: rssTasks,
+    rssAfterMidCommandsMiB: rssMid,
+    rssAfterAllCommandsMiB: rssEnd,
+    commands: plan.memory.slice(1),
+  };
+  rows.push({ figure: `RSS after ${plan.memory[0]} tasks`, value: `${rssTasks.toFixed(0)} MiB` });
+  rows.push({
+    figure: `RSS after ${plan.memory[1]} → ${plan.memory[2]} commands`,
+    value: `${rssMid.toFixed(0)} → ${rssEnd.toFixed(0)} MiB`,
+    ratio: rssEnd / rssMid,
+    ratioTo: `RSS at ${plan.memory[1]}`,
+  });
+  target(
+    `RSS growth ${plan.memory[1]} → ${plan.memory[2]} commands`,
+    rssEnd / rssMid - 1,
+    '≤ 0.10',
+    rssEnd / rssMid - 1 <= 0.1,
+  );
+  memoryEndpoint.close();
+  await m.stop();
+  await c.stop();
+
+  results.finishedAt = new Date().toISOString();
+  const name = quick ? 'quick' : 'latest';
+  writeResults(path.join(repoRoot, 'bench/results'), name, results, rows, targets);
+  log(`wrote bench/results/${name}.json, .md and .svg`);
+} finally {
+  await Promise.all(servers.map((s) => s.stop().catch(() => undefined)));
+}

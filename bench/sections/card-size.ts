@@ -1,0 +1,71 @@
+import { CommandRegistry } from 'a2a-commands';
+import { complete } from 'a2a-commands/client';
+import { Endpoint, throughput } from '../lib/load.js';
+import { startServer } from '../lib/servers.js';
+import { figure, type Figure } from '../lib/stats.js';
+
+/** Agent-card GET throughput for cards with more and more commands, measured in the same rounds. */
+export async function cardThroughput(
+  totals: number[],
+  options: { rounds: number; secondsEach: number; inFlight: number },
+): Promise<Record<number, Figure>> {
+  const servers = await Promise.all(
+    totals.map((total) =>
+      startServer(`card-${total}`, 'bench/servers/example-agent.ts', [
+        '--commands',
+        String(total - 2),
+      ]),
+    ),
+  );
+  try {
+    const endpoints = servers.map((s) => new Endpoint(`${s.url}/.well-known/agent-card.json`));
+    const rates: number[][] = totals.map(() => []);
+    for (const endpoint of endpoints) {
+      const body = (await endpoint.request()).text;
+      if (!body.includes('bench-command') && totals[endpoints.indexOf(endpoint)]! > 2)
+        throw new Error('card without the extra commands');
+    }
+    const msPerRound = (options.secondsEach * 1000) / options.rounds;
+    for (let round = 0; round < options.rounds; round++) {
+      for (let i = 0; i < endpoints.length; i++) {
+        const endpoint = endpoints[i]!;
+        const result = await throughput(
+          async () => (await endpoint.request()).status === 200,
+          options.inFlight,
+          msPerRound,
+        );
+        rates[i]!.push(result.perSecond);
+      }
+    }
+    endpoints.forEach((e) => e.close());
+    return Object.fromEntries(totals.map((total, i) => [total, figure(rates[i]!)]));
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+/** Microseconds `complete()` takes per keystroke while typing command names over `count` commands. */
+export function completePerKeystroke(count: number, repeats: number, limit?: number): Figure {
+  const registry = new CommandRegistry();
+  for (let i = 0; i < count; i++) {
+    registry.register({
+      name: `command-${i}`,
+      description: `Command ${i}`,
+      argument_hint: '[<x>]',
+      run: () => '',
+    });
+  }
+  const commands = registry.specs() as ReturnType<CommandRegistry['specs']>;
+  const typed = ['help', 'command-5', 'cmd9', 'model', 'c-77', 'zz'];
+  const keystrokes = typed.flatMap((word) =>
+    Array.from({ length: word.length + 1 }, (_, i) => `/${word.slice(0, i)}`),
+  );
+  const rounds: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const start = process.hrtime.bigint();
+    for (let r = 0; r < repeats; r++)
+      for (const input of keystrokes) complete(input, commands, { limit });
+    rounds.push(Number(process.hrtime.bigint() - start) / 1e3 / (repeats * keystrokes.length));
+  }
+  return figure(rounds);
+}
