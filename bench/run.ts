@@ -149,7 +149,12 @@ try {
   servers.push(h);
   const historyTrips = await roundTrip(
     plan.histories.map((n) => ({ name: String(n), call: sendCall(rpc(h), '/help', seeded[n]) })),
-    { calls: quick ? 300 : 1000, rounds: plan.rounds, inFlight: [32], secondsEach: quick ? 3 : 5 },
+    {
+      calls: quick ? 150 : 1000,
+      rounds: plan.rounds,
+      inFlight: [32],
+      secondsEach: quick ? 1.5 : 5,
+    },
   );
   results.history = historyTrips;
   const h0 = historyTrips['0']!;
@@ -174,13 +179,13 @@ try {
   const loadEndpoint = rpc(loaded);
   const help = sendCall(loadEndpoint, '/help');
   await sequential(help, 50);
-  const idle = (await sequential(help, quick ? 200 : 500)).sort((x, y) => x - y);
+  const idle = (await sequential(help, quick ? 100 : 500)).sort((x, y) => x - y);
   const loadTasks = await Promise.all(
     Array.from({ length: plan.loadTasks }, () => newTask(rpc(loaded))),
   );
   const load = streamingLoad(loaded.url, loadTasks);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const busy = (await sequential(help, quick ? 200 : 500)).sort((x, y) => x - y);
+  const busy = (await sequential(help, quick ? 100 : 500)).sort((x, y) => x - y);
   const turns = await load.stop();
   const idleP50 = percentile(idle, 50);
   const busyP50 = percentile(busy, 50);

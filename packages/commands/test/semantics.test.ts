@@ -2,6 +2,8 @@
  * Every rule of SEMANTICS.md, end to end against the example agent over real
  * HTTP on loopback (raw JSON-RPC, HTTP+JSON and SSE).
  */
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
 import { EXT, rawGet, rest, resultOf, rpc, rpcStream, userText, waitFor } from './support/http.js';
@@ -374,5 +376,30 @@ describe('§7 Sub-tasks', () => {
     const update = all[1].statusUpdate;
     expect(Object.keys(update.metadata).sort()).toEqual(['command', 'task_ref']);
     expect(update.metadata.command).toBe('spawn');
+  });
+});
+
+describe('the card over HTTP', () => {
+  it('is gzipped for clients that accept it, and plain for those that do not', async () => {
+    const url = `${agent.baseUrl}/.well-known/agent-card.json`;
+    const zipped = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      http
+        .get(url, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              encoding: response.headers['content-encoding'],
+              body: Buffer.concat(chunks),
+            }),
+          );
+        })
+        .on('error', reject);
+    });
+    expect(zipped.encoding).toBe('gzip');
+    const card = JSON.parse(gunzipSync(zipped.body).toString());
+    expect(card.capabilities.extensions.some((e: any) => e.uri === EXT)).toBe(true);
+    const plain = await rawGet(url);
+    expect(JSON.parse(plain.body)).toEqual(card);
   });
 });

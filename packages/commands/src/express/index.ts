@@ -1,23 +1,42 @@
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { gzipSync } from 'node:zlib';
 import { Router, type RequestHandler } from 'express';
 import type { CommandsCard } from '../card.js';
 import type { A2ARequestHandler, ServerCallContextBuilder } from '@a2a-js/sdk/server';
 
 /**
  * Serves the card from its cached JSON with an ETag and `no-cache`, so that
- * commands registered at run time show at once and unchanged cards cost a 304.
+ * commands registered at run time show at once and unchanged cards cost a 304;
+ * gzipped for clients that accept it, so a card of a thousand commands stays small.
  */
 export function commandsCardHandler(card: CommandsCard): RequestHandler {
   const router = Router();
+  let cached = { etag: '', plain: Buffer.alloc(0), gzipped: Buffer.alloc(0) };
+  // Encoded once per change of the card, not per request.
+  const encoded = () => {
+    if (cached.etag !== card.etag) {
+      const plain = Buffer.from(card.json);
+      cached = { etag: card.etag, plain, gzipped: gzipSync(plain) };
+    }
+    return cached;
+  };
   router.get('/', (req, res) => {
-    res.setHeader('ETag', card.etag);
+    const { etag, plain, gzipped } = encoded();
+    res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Vary', 'Accept-Encoding');
     if (req.fresh) {
       res.status(304).end();
       return;
     }
-    res.type('application/json').send(card.json);
+    res.type('application/json');
+    if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.end(gzipped);
+      return;
+    }
+    res.end(plain);
   });
   return router;
 }
