@@ -248,13 +248,13 @@ try {
   );
   const m = await harness('memory');
   servers.push(m);
-  const memoryEndpoint = new Endpoint(`${m.url}/a2a/jsonrpc`, 64);
+  const memoryEndpoint = new Endpoint(`${m.url}/a2a/jsonrpc`, 128);
   const createTask = sendCall(memoryEndpoint, '/help');
   const runCalls = async (call: () => Promise<boolean>, count: number) => {
     let next = 0;
     let failed = 0;
     await Promise.all(
-      Array.from({ length: 32 }, async () => {
+      Array.from({ length: 96 }, async () => {
         while (next++ < count) if (!(await call())) failed++;
       }),
     );

@@ -44,7 +44,12 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
     throw error;
   }
   server.on('request', createApp(harness, options.logger));
-  options.logger.info({ url, host: options.host, port }, `a2a-harness listening on ${url}`);
+  // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
+  const announcer =
+    options.logger.level === 'silent'
+      ? options.logger
+      : options.logger.child({}, { level: 'info' });
+  announcer.info({ url, host: options.host, port }, `a2a-harness listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
