@@ -39,6 +39,20 @@ describe('the card', () => {
   });
 });
 
+describe('the public URL', () => {
+  it('the card names --public-url when given, for servers behind another address', async () => {
+    const behind = await startHarness({ publicUrl: 'https://agent.example.test/' });
+    try {
+      const served = await (
+        await fetch(`${behind.listeningUrl}/.well-known/agent-card.json`)
+      ).json();
+      expect(served.supportedInterfaces[0].url).toBe('https://agent.example.test/a2a/jsonrpc');
+    } finally {
+      await behind.stop();
+    }
+  });
+});
+
 describe('conversations', () => {
   it('an ordinary message gets an offline-model reply and waits for input', async () => {
     const { body } = await send('hello there');

@@ -215,7 +215,7 @@ export async function createModelCatalog(options: ModelCatalogOptions = {}): Pro
   }
 
   for (const [index, spec] of (config.providers ?? []).entries()) {
-    const where = `models.providers[${index}]`;
+    const where = `providers[${index}]`;
     const name = typeof spec?.name === 'string' ? spec.name : '';
     if (!PROVIDER_NAME.test(name)) {
       throw new ModelConfigError(

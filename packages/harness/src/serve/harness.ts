@@ -48,6 +48,13 @@ export const INTERRUPTED_BY_SHUTDOWN =
 /** Everything the harness is, wired together; the HTTP layer is `createApp`. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { logger, config } = options;
+  // Models first: a bad provider config fails before any file is written.
+  const catalog = await createModelCatalog({
+    config,
+    env: options.env ?? process.env,
+    logger,
+    fetch: options.fetch,
+  });
   const url = databaseUrl(options.dataDir, options.databaseUrl);
   const database = await openDatabase(url);
   logger.info({ database: redactUrl(url) }, 'database ready');
@@ -56,12 +63,6 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   if (interrupted.length > 0)
     logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
 
-  const catalog = await createModelCatalog({
-    config,
-    env: options.env ?? process.env,
-    logger,
-    fetch: options.fetch,
-  });
   const registry = new CommandRegistry();
   const card = new CommandsCard(baseAgentCard(options.publicUrl, config.name), registry);
   const shutdown = new AbortController();

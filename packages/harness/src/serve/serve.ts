@@ -13,13 +13,18 @@ export interface ServeOptions {
   port: number;
   dataDir: string;
   databaseUrl?: string;
+  /** What the card names; the listening address by default. */
+  publicUrl?: string;
   config: HarnessConfig;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
 }
 
 export interface RunningHarness {
+  /** The URL the card names. */
   url: string;
+  /** Where the server listens; the same as `url` unless `publicUrl` was given. */
+  listeningUrl: string;
   server: Server;
   harness: Harness;
   /** Stop accepting, end the turns in flight cleanly, close the database. */
@@ -35,7 +40,8 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+  const listening = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+  const url = options.publicUrl?.replace(/\/+$/, '') ?? listening;
   let harness: Harness;
   try {
     harness = await createHarness({ ...options, publicUrl: url });
@@ -69,5 +75,5 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       options.logger.info('stopped');
       options.logger.flush();
     })());
-  return { url, server, harness, stop };
+  return { url, listeningUrl: listening, server, harness, stop };
 }

@@ -16,9 +16,9 @@ export function textOf(message: Message): string {
  * and command reply, and the harness's own notes (errors, interruptions) are
  * for the user only.
  */
-export function modelContext(history: readonly Message[]): ModelMessage[] {
+export function modelContext(history: readonly Message[], turnMessageId?: string): ModelMessage[] {
   const messages: ModelMessage[] = [];
-  for (const message of withoutCommands(history)) {
+  for (const message of turnOrder(withoutCommands(history), turnMessageId)) {
     if (isNote(message)) continue;
     const text = textOf(message);
     if (text === '') continue;
@@ -29,4 +29,31 @@ export function modelContext(history: readonly Message[]): ModelMessage[] {
     );
   }
   return messages;
+}
+
+/**
+ * History is stored in arrival order, so a message queued behind a running
+ * turn sits before that turn's answer. Turns run in arrival order, so each
+ * agent message (an answer, or a note) answers the oldest unanswered user
+ * message: the exchanges are rebuilt that way, and a turn sees every earlier
+ * exchange, then its own message. Messages queued after it are left out.
+ */
+function turnOrder(
+  history: readonly Message[],
+  turnMessageId: string | undefined,
+): readonly Message[] {
+  if (!turnMessageId) return history;
+  const exchanges: Message[] = [];
+  const unanswered: Message[] = [];
+  for (const message of history) {
+    if (message.role !== Role.ROLE_AGENT) {
+      unanswered.push(message);
+      continue;
+    }
+    const question = unanswered.shift();
+    if (question) exchanges.push(question);
+    exchanges.push(message);
+  }
+  const own = unanswered.findIndex((m) => m.messageId === turnMessageId);
+  return own < 0 ? history : [...exchanges, ...unanswered.slice(0, own + 1)];
 }

@@ -48,7 +48,7 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
         model,
         modelId,
         system: settings.system,
-        messages: modelContext(history),
+        messages: modelContext(history, turnId),
         signal: turn.abort.signal,
         onDelta: (text) => {
           publish(answerChunk(task, turnId, text, { first, last: false }));

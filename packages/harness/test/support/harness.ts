@@ -16,6 +16,7 @@ export async function startHarness(
     env?: NodeJS.ProcessEnv;
     dataDir?: string;
     databaseUrl?: string;
+    publicUrl?: string;
   } = {},
 ): Promise<TestHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
@@ -24,6 +25,7 @@ export async function startHarness(
     port: 0,
     dataDir,
     databaseUrl: options.databaseUrl,
+    publicUrl: options.publicUrl,
     config: options.config ?? {},
     logger: pino({ level: 'silent' }),
     env: options.env ?? {},

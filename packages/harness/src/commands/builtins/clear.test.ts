@@ -51,3 +51,17 @@ describe('/clear', () => {
     expect(result.text).toContain('/clear alone');
   });
 });
+
+describe('/clear twice', () => {
+  it('the second /clear finds nothing new: the first one and its reply are not context', async () => {
+    const withFirstClear = [
+      ...history,
+      textMessage('/clear'),
+      textMessage('Context cleared.', Role.ROLE_AGENT),
+    ].map((message, i) => (i >= 4 ? { ...message, metadata: { command: 'clear' } } : message));
+    const metadata = withSettings({}, { contextStart: 4 });
+    const { result, fake } = await run(clearCommand, '', { metadata, history: withFirstClear });
+    expect(fake.updates).toBe(0);
+    expect(result.text).toContain('already empty');
+  });
+});

@@ -1,5 +1,6 @@
 import type { CommandResult } from 'a2a-commands';
 import { settingsOf, withSettings } from '../../settings.js';
+import { modelContext } from '../../turns/model-context.js';
 import { plural, quote } from './format.js';
 import type { BuiltinCommand } from './services.js';
 
@@ -11,7 +12,7 @@ export const clearCommand: BuiltinCommand = (services) => ({
   name: 'clear',
   description: "Start the model's context afresh; the history stays for the record",
   argument_hint: '',
-  run: async ({ args, task, updateMetadata }): Promise<CommandResult> => {
+  run: async ({ args, task, updateMetadata, callContext }): Promise<CommandResult> => {
     if (args.trim() !== '') {
       return {
         text: `/clear takes no arguments, so it cannot use ${quote(args, 60)}. Type /clear alone.`,
@@ -21,7 +22,9 @@ export const clearCommand: BuiltinCommand = (services) => ({
     const previous = settingsOf(task.metadata).contextStart ?? 0;
     // A position in the history, not a count: the store reads the context from it.
     const kept = await services.store.historyEnd(task.id);
-    if (kept === 0 || kept <= previous) {
+    // Commands and notes since the last clear are not context: nothing to clear then.
+    const since = await services.store.loadHistory(task.id, callContext, { from: previous });
+    if (kept === 0 || modelContext(since).length === 0) {
       return {
         text:
           kept === 0

@@ -252,8 +252,13 @@ export async function run(
   const fake = fakeContext(args, options);
   const services = options.services ?? fakeServices();
   // The store's history end is where the next message goes: the fake task's history length.
-  const store = services.store as unknown as { historyEnd?: (id: string) => Promise<number> };
+  const store = services.store as unknown as {
+    historyEnd?: (id: string) => Promise<number>;
+    loadHistory?: (id: string, context: unknown, options?: { from?: number }) => Promise<Message[]>;
+  };
   store.historyEnd = async () => (options.history ?? []).length;
+  store.loadHistory = async (_id, _context, { from = 0 } = {}) =>
+    (options.history ?? []).slice(from);
   const command = make(services);
   const raw = await command.run(fake.context);
   const result = typeof raw === 'string' ? { text: raw } : raw;
