@@ -13,3 +13,4 @@ export {
 export { commandsExtension, withCommandsExtension, CommandsCard } from './card.js';
 export { CommandError } from './errors.js';
 export { isCommandExchange, withoutCommands } from './history.js';
+export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';

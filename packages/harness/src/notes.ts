@@ -1,4 +1,5 @@
-import { Role, type Message } from '@a2a-js/sdk';
+import type { Message } from '@a2a-js/sdk';
+import { AGENT, newMessage, textPart } from 'a2a-commands';
 import { SETTINGS_KEY } from './settings.js';
 
 /** Why the harness itself wrote a message: it is for the user, never for the model. */
@@ -10,23 +11,13 @@ export function noteMessage(
   kind: NoteKind,
   text: string,
 ): Message {
-  return {
-    messageId: crypto.randomUUID(),
+  return newMessage({
+    role: AGENT,
+    parts: [textPart(text)],
     taskId,
     contextId,
-    role: Role.ROLE_AGENT,
-    parts: [
-      {
-        content: { $case: 'text', value: text },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: undefined,
-      },
-    ],
     metadata: { [SETTINGS_KEY]: { note: kind } },
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  });
 }
 
 export function isNote(message: Pick<Message, 'metadata'>): boolean {

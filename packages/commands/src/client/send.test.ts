@@ -68,7 +68,7 @@ describe('textMessage', () => {
           content: { $case: 'text', value: '/model gpt-x' },
           metadata: undefined,
           filename: '',
-          mediaType: '',
+          mediaType: 'text/plain',
         },
       ],
       metadata: undefined,

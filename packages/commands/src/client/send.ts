@@ -1,6 +1,5 @@
 import type {
   Message,
-  Role,
   SendMessageConfiguration,
   SendMessageRequest,
   SendMessageResult,
@@ -14,10 +13,8 @@ import {
   type RequestOptions,
   type ServiceParametersUpdate,
 } from '@a2a-js/sdk/client';
+import { newMessage, textPart, USER } from '../message.js';
 import { COMMANDS_EXTENSION_URI } from '../spec.js';
-
-/** `Role.ROLE_USER`, without a runtime import of the SDK's root module. */
-const ROLE_USER = 1 as Role;
 
 /** The extensions header in its v1.0 and v0.3 spellings, matched case-insensitively. */
 const EXTENSION_HEADERS = ['a2a-extensions', 'x-a2a-extensions'];
@@ -63,18 +60,7 @@ export interface TextMessageOptions {
 
 /** A user message with one text part, in the SDK's in-memory shape, with a fresh messageId. */
 export function textMessage(text: string, options: TextMessageOptions = {}): Message {
-  return {
-    messageId: globalThis.crypto.randomUUID(),
-    contextId: options.contextId ?? '',
-    taskId: options.taskId ?? '',
-    role: ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  return newMessage({ role: USER, parts: [textPart(text)], ...options });
 }
 
 export interface SendTextOptions extends TextMessageOptions {

@@ -1,29 +1,12 @@
-import { Role, type Message, type Part, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { Message, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { CommandResult } from '../command.js';
+import { AGENT, dataPart, newMessage, textPart } from '../message.js';
 import type { CommandReplyMetadata } from '../spec.js';
 import type { TaskHead } from './command-task-store.js';
 
 /** SEMANTICS §3: exactly `{command}`, or `{command, task_ref}` when a sub-task was made. */
 export function replyMetadata(name: string, taskRef?: string): CommandReplyMetadata {
   return taskRef ? { command: name, task_ref: taskRef } : { command: name };
-}
-
-function textPart(text: string): Part {
-  return {
-    content: { $case: 'text', value: text },
-    mediaType: 'text/plain',
-    filename: '',
-    metadata: undefined,
-  };
-}
-
-function dataPart(data: unknown): Part {
-  return {
-    content: { $case: 'data', value: data },
-    mediaType: 'application/json',
-    filename: '',
-    metadata: undefined,
-  };
 }
 
 /** The reply message: agent role, a fresh id, the task's ids, a text part and an optional data part. */
@@ -34,16 +17,13 @@ export function replyMessage(
 ): Message {
   const parts = [textPart(result.text)];
   if (result.data !== undefined) parts.push(dataPart(result.data));
-  return {
-    messageId: crypto.randomUUID(),
+  return newMessage({
+    role: AGENT,
+    parts,
     taskId: task.id,
     contextId: task.contextId,
-    role: Role.ROLE_AGENT,
-    parts,
     metadata: { ...replyMetadata(name, result.task_ref) },
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  });
 }
 
 /** The re-emitted status update: the task's state unchanged, the reply as its message. */

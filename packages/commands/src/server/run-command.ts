@@ -1,4 +1,4 @@
-import { Role, TaskState, type Message, type Task, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { TaskState, type Message, type Task, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type {
@@ -9,6 +9,7 @@ import type {
   TaskView,
 } from '../command.js';
 import { CommandError } from '../errors.js';
+import { newMessage, textPart, USER } from '../message.js';
 import type { ParsedCommand } from '../parse.js';
 import { SUBTASK_METADATA_KEY, type SubtaskLinks } from '../spec.js';
 import type { CommandTaskStore, TaskHead } from './command-task-store.js';
@@ -219,23 +220,12 @@ export class CommandRunner {
     await store.create({ ...head, history, artifacts: [] }, context);
     await store.updateMetadata(parent.id, (metadata) => linkSubtask(metadata, id), context);
     if (init.prompt) {
-      const prompt: Message = {
-        messageId: crypto.randomUUID(),
+      const prompt = newMessage({
+        role: USER,
+        parts: [textPart(init.prompt)],
         taskId: id,
         contextId: parent.contextId,
-        role: Role.ROLE_USER,
-        parts: [
-          {
-            content: { $case: 'text', value: init.prompt },
-            mediaType: 'text/plain',
-            filename: '',
-            metadata: undefined,
-          },
-        ],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      };
+      });
       // Runs on its own: the command's reply does not wait for the sub-task.
       this.options
         .sendPrompt(prompt, context)

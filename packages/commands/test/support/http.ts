@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { COMMANDS_EXTENSION_URI } from '../../src/spec.js';
+import { COMMANDS_EXTENSION_URI } from 'a2a-commands';
 
 export const EXT = COMMANDS_EXTENSION_URI;
 

@@ -1,5 +1,5 @@
+import { AGENT, newMessage, textPart } from 'a2a-commands';
 import {
-  Role,
   TaskState,
   type Message,
   type StreamResponse,
@@ -66,23 +66,12 @@ export function taskEvent(task: Task): StreamResponse {
 }
 
 export function agentMessage(task: { id: string; contextId: string }, text: string): Message {
-  return {
-    messageId: crypto.randomUUID(),
+  return newMessage({
+    role: AGENT,
+    parts: [textPart(text)],
     taskId: task.id,
     contextId: task.contextId,
-    role: Role.ROLE_AGENT,
-    parts: [
-      {
-        content: { $case: 'text', value: text },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: undefined,
-      },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  });
 }
 
 export function status(state: TaskState, message?: Message): TaskStatus {
