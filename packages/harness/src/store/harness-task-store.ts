@@ -112,7 +112,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
 
   create(task: Task, context: ServerCallContext): Promise<void> {
     return this.write(task.id, async (db, heads) => {
-      await this.appendRows(db, task.id, task.history);
+      // A new task's history starts at 0: no need to look for its end.
+      await this.appendRows(db, task.id, task.history, 0);
       await heads.save(
         { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
         context,
@@ -214,9 +215,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     db: Kysely<MessagesTable>,
     taskId: string,
     messages: Message[],
+    from?: number,
   ): Promise<void> {
     if (messages.length === 0) return;
-    const first = await nextSeq(db, taskId);
+    const first = from ?? (await nextSeq(db, taskId));
     await db
       .insertInto(MESSAGES_TABLE)
       .values(messages.map((message, i) => toRow(taskId, first + i, { ...message, taskId })))
