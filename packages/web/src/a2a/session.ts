@@ -1,0 +1,123 @@
+import type { AgentCard, StreamResponse, Task } from '@a2a-js/sdk';
+import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import {
+  commandRequestOptions,
+  readCommands,
+  replyData,
+  replyMessageOf,
+  sendText,
+  textRequest,
+  type CommandSpec,
+} from 'a2a-commands/client';
+import { toTaskState } from './task-states.js';
+
+/** A message on its way: its id is known before the agent answers, so it can be shown at once. */
+export interface Outgoing {
+  messageId: string;
+  events: AsyncGenerator<StreamResponse, void, undefined>;
+}
+
+/** Where a message goes: an existing task, or (both empty) a new one. */
+export interface Target {
+  taskId?: string;
+  contextId?: string;
+}
+
+/** Pages of ListTasks read per context at most. */
+const MAX_PAGES = 5;
+
+/**
+ * The chat's view of one agent: the SDK's browser client, made from the card
+ * at the agent's URL, and the commands the card lists. Every call names the
+ * commands extension (SEMANTICS §6), so the agent echoes it.
+ */
+export class AgentSession {
+  private constructor(
+    readonly url: string,
+    readonly client: Client,
+    readonly card: AgentCard,
+    readonly commands: readonly CommandSpec[],
+  ) {}
+
+  /** Reads the card at `url` and picks a transport it offers. */
+  static async connect(url: string): Promise<AgentSession> {
+    const client = await new ClientFactory().createFromUrl(url);
+    const card = await client.getAgentCard();
+    return new AgentSession(url, client, card, readCommands(card));
+  }
+
+  /** Sends `text` (a prompt or a command) with SendStreamingMessage. */
+  send(text: string, target: Target, signal?: AbortSignal): Outgoing {
+    const request = textRequest(text, target, this.client.config);
+    return {
+      messageId: request.message!.messageId,
+      events: this.client.sendMessageStream(request, commandRequestOptions({ signal })),
+    };
+  }
+
+  /** The task with its whole history. */
+  getTask(id: string, signal?: AbortSignal): Promise<Task> {
+    return this.client.getTask({ tenant: '', id }, commandRequestOptions({ signal }));
+  }
+
+  /** The task's events from now on (SubscribeToTask): a running turn, and command replies. */
+  subscribe(id: string, signal?: AbortSignal): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.client.resubscribeTask({ tenant: '', id }, commandRequestOptions({ signal }));
+  }
+
+  /** Every task in a context, without history, by ListTasks. */
+  async listContext(contextId: string, signal?: AbortSignal): Promise<Task[]> {
+    const tasks: Task[] = [];
+    let pageToken = '';
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const response = await this.client.listTasks(
+        {
+          tenant: '',
+          contextId,
+          status: 0,
+          pageSize: 100,
+          pageToken,
+          historyLength: 0,
+          statusTimestampAfter: undefined,
+          includeArtifacts: false,
+        },
+        commandRequestOptions({ signal }),
+      );
+      tasks.push(...response.tasks);
+      pageToken = response.nextPageToken;
+      if (!pageToken) break;
+    }
+    return tasks;
+  }
+
+  /**
+   * For an agent without ListTasks: the tasks of `taskId`'s context from the
+   * `/tasks` command's data part (`{tasks: [{id, title, state}]}`). The command
+   * and its reply stay in that task's history, so this is a fallback only.
+   */
+  async listContextByCommand(taskId: string, contextId: string): Promise<Task[]> {
+    if (!this.commands.some((command) => command.name === 'tasks')) return [];
+    const result = await sendText(this.client, '/tasks', { taskId, contextId });
+    const data = replyData(replyMessageOf(result));
+    const rows = (data as { tasks?: unknown } | undefined)?.tasks;
+    if (!Array.isArray(rows)) return [];
+    return rows.flatMap((row: Record<string, unknown>) =>
+      typeof row?.['id'] === 'string'
+        ? [
+            {
+              id: row['id'],
+              contextId,
+              status: {
+                state: toTaskState(row['state']) ?? 0,
+                message: undefined,
+                timestamp: undefined,
+              },
+              metadata: typeof row['title'] === 'string' ? { title: row['title'] } : {},
+              history: [],
+              artifacts: [],
+            } satisfies Task,
+          ]
+        : [],
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import type { TaskState } from '@a2a-js/sdk';
+import { taskHref } from '../state/task-hash.js';
+import { StatePill } from './StatePill.js';
+
+/** The open task's title and state; for a sub-task, the way back to its parent. */
+export function ChatHeader({
+  title,
+  state,
+  taskId,
+  parent,
+  sidebarId,
+  sidebarOpen,
+  onMenu,
+}: {
+  title: string;
+  state?: TaskState;
+  taskId?: string;
+  parent?: { id: string; title: string };
+  sidebarId: string;
+  sidebarOpen: boolean;
+  onMenu: () => void;
+}) {
+  return (
+    <header className="chat-head">
+      <button
+        type="button"
+        className="icon-button menu-button"
+        aria-label="Show the task list"
+        aria-expanded={sidebarOpen}
+        aria-controls={sidebarId}
+        onClick={onMenu}
+      >
+        <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+          <path
+            d="M3.5 5.5h13M3.5 10h13M3.5 14.5h13"
+            stroke="currentColor"
+            strokeWidth="1.75"
+            strokeLinecap="round"
+          />
+        </svg>
+      </button>
+      <div className="chat-titles">
+        {parent && (
+          <a className="back-link" href={taskHref(parent.id)}>
+            <span aria-hidden="true">←</span> Back to parent task
+            <span className="back-title">{parent.title}</span>
+          </a>
+        )}
+        <h1 className="chat-title" title={taskId ? `Task ${taskId}` : undefined}>
+          {title}
+        </h1>
+      </div>
+      {state !== undefined && <StatePill state={state} className="chat-state" />}
+    </header>
+  );
+}

@@ -1,0 +1,202 @@
+import type { CommandSpec } from 'a2a-commands/client';
+import {
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
+import {
+  ghostHint,
+  insertionFor,
+  menuEntries,
+  moveActive,
+  sendBlocker,
+} from '../menu/slash-menu.js';
+import { optionId, SlashMenu } from './SlashMenu.js';
+
+/** The tallest the composer grows before it scrolls, in px. */
+const MAX_HEIGHT = 240;
+
+/**
+ * The message box. A `/` at its start opens the slash menu (an ARIA combobox
+ * with a listbox). Choosing an entry inserts `/<name> ` and shows the
+ * command's argument hint as ghost text; a required `<...>` argument must be
+ * typed before Enter sends. The text is cleared only once the agent has
+ * accepted it: on an error it stays, to fix or send again.
+ */
+export function Composer({
+  commands,
+  onSend,
+  disabled = false,
+  sendDisabled = false,
+  placeholder = 'Message the agent, or type / for commands',
+}: {
+  commands: readonly CommandSpec[];
+  /** Resolves true when the agent accepted the text. */
+  onSend: (text: string) => Promise<boolean>;
+  /** No agent to talk to: nothing can be typed. */
+  disabled?: boolean;
+  /** Typing is fine, sending must wait (a new task is being made). */
+  sendDisabled?: boolean;
+  placeholder?: string;
+}) {
+  const id = useId();
+  const listboxId = `${id}commands`;
+  const helpId = `${id}help`;
+  const [value, setValue] = useState('');
+  const [active, setActive] = useState(0);
+  const [dismissedAt, setDismissedAt] = useState<string>();
+  const [focused, setFocused] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const textarea = useRef<HTMLTextAreaElement>(null);
+
+  const entries = useMemo(() => menuEntries(value, commands), [value, commands]);
+  const open = focused && !disabled && entries.length > 0 && dismissedAt !== value;
+  const activeIndex = Math.min(Math.max(active, 0), entries.length - 1);
+  const ghost = ghostHint(value, commands);
+
+  useLayoutEffect(() => {
+    const element = textarea.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${Math.min(element.scrollHeight, MAX_HEIGHT)}px`;
+    element.style.overflowY = element.scrollHeight > MAX_HEIGHT ? 'auto' : 'hidden';
+  }, [value]);
+
+  const change = (next: string) => {
+    setValue(next);
+    setActive(0);
+    setNotice(undefined);
+  };
+
+  const choose = (index: number) => {
+    const entry = entries[index];
+    if (!entry) return;
+    change(insertionFor(entry.command));
+    textarea.current?.focus();
+  };
+
+  const submit = async () => {
+    const text = value;
+    const blocker = sendBlocker(text, commands);
+    if (blocker) {
+      if (text.trim() !== '') setNotice(blocker);
+      return;
+    }
+    if (sendDisabled || disabled) return;
+    const accepted = await onSend(text);
+    if (accepted) setValue((current) => (current === text ? '' : current));
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (open) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        setActive(moveActive(activeIndex, entries.length, event.key === 'ArrowDown' ? 1 : -1));
+        return;
+      }
+      if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
+        event.preventDefault();
+        choose(activeIndex);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setDismissedAt(value);
+        return;
+      }
+    }
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void submit();
+    }
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  const help = ghost
+    ? `/${ghost.command.name} ${ghost.hint}: ${ghost.command.description}${ghost.required ? ' (argument required)' : ''}`
+    : undefined;
+
+  return (
+    <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
+      {open && (
+        <SlashMenu
+          id={listboxId}
+          entries={entries}
+          active={activeIndex}
+          onHover={setActive}
+          onChoose={choose}
+        />
+      )}
+      <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
+        <div className="composer-field">
+          {ghost && (
+            <div className="composer-ghost" aria-hidden="true" data-testid="argument-hint">
+              <span className="ghost-typed">{value}</span>
+              {ghost.gap}
+              <span className={`ghost-hint${ghost.required ? ' is-required' : ''}`}>
+                {ghost.hint}
+              </span>
+            </div>
+          )}
+          <textarea
+            ref={textarea}
+            className="composer-input"
+            rows={1}
+            value={value}
+            placeholder={placeholder}
+            disabled={disabled}
+            spellCheck={!value.startsWith('/')}
+            autoComplete="off"
+            role="combobox"
+            aria-label="Message"
+            aria-autocomplete="list"
+            aria-haspopup="listbox"
+            aria-expanded={open}
+            aria-controls={open ? listboxId : undefined}
+            aria-activedescendant={open ? optionId(listboxId, activeIndex) : undefined}
+            aria-describedby={helpId}
+            aria-invalid={notice ? true : undefined}
+            onChange={(event) => change(event.target.value)}
+            onKeyDown={onKeyDown}
+            onFocus={() => setFocused(true)}
+            onBlur={() => setFocused(false)}
+          />
+        </div>
+        <button
+          type="submit"
+          className="send-button"
+          aria-label="Send"
+          disabled={disabled || sendDisabled || value.trim() === ''}
+        >
+          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+            <path
+              d="M10 16V4M4.5 9.5 10 4l5.5 5.5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+        </button>
+      </div>
+      <p id={helpId} className={`composer-help${notice ? ' is-warning' : ''}`} aria-live="polite">
+        {notice ?? help ?? (
+          <>
+            <kbd>Enter</kbd> send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line · <kbd>/</kbd>{' '}
+            commands
+          </>
+        )}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,34 @@
+import type { AgentEntry, UserEntry } from '../a2a/transcript.js';
+import { RichText } from './RichText.js';
+
+/** A prompt, a typed command, or the model's answer (streaming until the turn ends). */
+export function MessageBubble({ entry }: { entry: UserEntry | AgentEntry }) {
+  if (entry.kind === 'user') {
+    if (entry.command) {
+      return (
+        <div className={`msg msg--user msg--command${entry.pending ? ' is-pending' : ''}`}>
+          <span className="sr-only">You ran </span>
+          <code className="command-line">{entry.text}</code>
+        </div>
+      );
+    }
+    return (
+      <div className={`msg msg--user${entry.pending ? ' is-pending' : ''}`}>
+        <span className="sr-only">You said: </span>
+        <div className="bubble bubble--user">{entry.text}</div>
+      </div>
+    );
+  }
+  return (
+    <div
+      className={`msg msg--agent${entry.note ? ' msg--note' : ''}`}
+      aria-busy={entry.streaming || undefined}
+    >
+      <span className="sr-only">{entry.note ? 'Note from the agent: ' : 'Agent: '}</span>
+      <div className="bubble bubble--agent">
+        <RichText text={entry.text} />
+        {entry.streaming && <span className="caret" aria-hidden="true" />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+import type { ReplyEntry } from '../a2a/transcript.js';
+import { taskHref } from '../state/task-hash.js';
+import { ModelPicker } from './ModelPicker.js';
+import { asModelData, asTaskList, isErrorReply, summaryOf } from './reply-view.js';
+import { StatePill } from './StatePill.js';
+
+/**
+ * A command reply (SEMANTICS §3): a compact card tagged `/name`, apart from the
+ * model's bubbles. `/model` gets a picker, `/tasks` links, and a reply that
+ * created a sub-task (`task_ref`) a link that opens it here.
+ */
+export function ReplyCard({
+  entry,
+  onCommand,
+  disabled = false,
+}: {
+  entry: ReplyEntry;
+  /** Sends a command, as the picker does: `/model <id>`. */
+  onCommand: (text: string) => Promise<unknown>;
+  disabled?: boolean;
+}) {
+  const error = isErrorReply(entry.data);
+  return (
+    <article
+      className={`reply${error ? ' reply--error' : ''}`}
+      aria-label={`/${entry.command} reply`}
+      data-command={entry.command}
+    >
+      <header className="reply-head">
+        <span className="reply-tag">/{entry.command}</span>
+        {error && <span className="reply-flag">needs attention</span>}
+      </header>
+      <ReplyBody entry={entry} onCommand={onCommand} disabled={disabled} />
+      {entry.taskRef && (
+        <a className="reply-link" href={taskHref(entry.taskRef)}>
+          Open sub-task <span aria-hidden="true">→</span>
+          <span className="reply-link-id">{entry.taskRef.slice(0, 8)}</span>
+        </a>
+      )}
+    </article>
+  );
+}
+
+function ReplyBody({
+  entry,
+  onCommand,
+  disabled,
+}: {
+  entry: ReplyEntry;
+  onCommand: (text: string) => Promise<unknown>;
+  disabled: boolean;
+}) {
+  const models = entry.command === 'model' ? asModelData(entry.data) : undefined;
+  if (models) {
+    return (
+      <>
+        <p className="reply-summary">{summaryOf(entry.text)}</p>
+        <ModelPicker data={models} disabled={disabled} onPick={(id) => onCommand(`/model ${id}`)} />
+      </>
+    );
+  }
+  const tasks = entry.command === 'tasks' ? asTaskList(entry.data) : undefined;
+  if (tasks && tasks.length > 0) {
+    return (
+      <>
+        <p className="reply-summary">{entry.text.split('\n')[0]}</p>
+        <ul className="reply-tasks">
+          {tasks.map((task) => (
+            <li key={task.id}>
+              <a href={taskHref(task.id)} aria-current={task.current ? 'page' : undefined}>
+                {task.title}
+              </a>
+              {task.state !== undefined && <StatePill state={task.state} />}
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  return <pre className="reply-text">{entry.text}</pre>;
+}

@@ -1,0 +1,121 @@
+import type { CSSProperties } from 'react';
+import type { Problem } from '../a2a/errors.js';
+import type { TaskRow } from '../a2a/task-list.js';
+import type { AgentStatus } from '../state/use-agent.js';
+import { taskHref } from '../state/task-hash.js';
+import { AgentForm } from './AgentForm.js';
+import { StatePill } from './StatePill.js';
+
+/**
+ * This browser's tasks and the other tasks of their contexts (sub-tasks
+ * indented under the task that spawned them), "New chat", and the agent URL.
+ */
+export function Sidebar({
+  id,
+  rows,
+  currentId,
+  problem,
+  agentUrl,
+  status,
+  open,
+  onNewChat,
+  onConnect,
+  onClose,
+}: {
+  id: string;
+  rows: readonly TaskRow[];
+  currentId?: string;
+  problem?: Problem;
+  agentUrl: string;
+  status: AgentStatus;
+  /** On a phone the sidebar is a drawer: whether it is shown. */
+  open: boolean;
+  onNewChat: () => void;
+  onConnect: (url: string) => void;
+  onClose: () => void;
+}) {
+  return (
+    <aside id={id} className={`sidebar${open ? ' is-open' : ''}`} aria-label="Chats">
+      <div className="sidebar-top">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            /
+          </span>
+          <span className="brand-name">
+            {status.kind === 'ready' ? status.session.card.name : 'A2A chat'}
+          </span>
+          <button
+            type="button"
+            className="icon-button sidebar-close"
+            aria-label="Close the task list"
+            onClick={onClose}
+          >
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <path
+                d="m5 5 10 10M15 5 5 15"
+                stroke="currentColor"
+                strokeWidth="1.75"
+                strokeLinecap="round"
+              />
+            </svg>
+          </button>
+        </div>
+        <button
+          type="button"
+          className="button button--primary new-chat"
+          onClick={onNewChat}
+          disabled={status.kind !== 'ready'}
+        >
+          <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+            <path
+              d="M10 4v12M4 10h12"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            />
+          </svg>
+          New chat
+        </button>
+      </div>
+      <nav className="task-nav" aria-labelledby={`${id}-heading`}>
+        <h2 id={`${id}-heading`} className="sidebar-heading">
+          Tasks
+        </h2>
+        {rows.length === 0 ? (
+          <p className="task-empty">Chats you start in this browser show up here.</p>
+        ) : (
+          <ul className="task-list">
+            {rows.map((row) => (
+              <li key={row.id} style={{ '--depth': Math.min(row.depth, 3) } as CSSProperties}>
+                <a
+                  className={`task-link${row.depth > 0 ? ' is-subtask' : ''}`}
+                  href={taskHref(row.id)}
+                  aria-current={row.id === currentId ? 'page' : undefined}
+                  onClick={onClose}
+                >
+                  {row.depth > 0 && (
+                    <span className="task-branch" aria-hidden="true">
+                      ↳
+                    </span>
+                  )}
+                  <span className="task-title">{row.title}</span>
+                  {row.state !== undefined && (
+                    <StatePill state={row.state} className="task-state" />
+                  )}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+        {problem && (
+          <p className="task-problem" role="status">
+            {problem.title}: {problem.detail}
+          </p>
+        )}
+      </nav>
+      <div className="sidebar-bottom">
+        <AgentForm url={agentUrl} status={status} onConnect={onConnect} />
+      </div>
+    </aside>
+  );
+}

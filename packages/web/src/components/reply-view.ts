@@ -1,0 +1,80 @@
+import { toTaskState } from '../a2a/task-states.js';
+import type { TaskState } from '@a2a-js/sdk';
+
+/*
+ * Reading a command reply's data part for the card: each shape is checked,
+ * never assumed, since any agent may send any data.
+ */
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `/model`'s data part: the task's model and the models to choose from. */
+export interface ModelData {
+  current: string;
+  models: Array<{ id: string; provider: string }>;
+}
+
+export function asModelData(data: unknown): ModelData | undefined {
+  if (!isRecord(data) || typeof data['current'] !== 'string') return undefined;
+  const models = data['models'];
+  if (!Array.isArray(models)) return undefined;
+  const valid = models.filter(
+    (model): model is { id: string; provider: string } =>
+      isRecord(model) && typeof model['id'] === 'string' && typeof model['provider'] === 'string',
+  );
+  return { current: data['current'], models: valid.map(({ id, provider }) => ({ id, provider })) };
+}
+
+/** The models grouped by provider, in the order they came. */
+export function byProvider(models: ModelData['models']): Array<[string, ModelData['models']]> {
+  const groups = new Map<string, ModelData['models']>();
+  for (const model of models) {
+    const group = groups.get(model.provider) ?? [];
+    group.push(model);
+    groups.set(model.provider, group);
+  }
+  return [...groups];
+}
+
+/** `openai/gpt-x` shown under its provider `openai` as `gpt-x`. */
+export function modelName(model: { id: string; provider: string }): string {
+  const prefix = `${model.provider}/`;
+  return model.id.startsWith(prefix) ? model.id.slice(prefix.length) : model.id;
+}
+
+/** One row of `/tasks`'s data part. */
+export interface ListedTask {
+  id: string;
+  title: string;
+  state?: TaskState;
+  current: boolean;
+}
+
+export function asTaskList(data: unknown): ListedTask[] | undefined {
+  if (!isRecord(data) || !Array.isArray(data['tasks'])) return undefined;
+  return data['tasks'].flatMap((row: unknown) =>
+    isRecord(row) && typeof row['id'] === 'string'
+      ? [
+          {
+            id: row['id'],
+            title: typeof row['title'] === 'string' ? row['title'] : row['id'],
+            state: toTaskState(row['state']),
+            current: row['current'] === true,
+          },
+        ]
+      : [],
+  );
+}
+
+/** The reply says it could not do what was asked (`data.error`, as the harness's replies do). */
+export function isErrorReply(data: unknown): boolean {
+  return isRecord(data) && typeof data['error'] === 'string';
+}
+
+/** The text up to its first blank line: the summary above a picker or a list. */
+export function summaryOf(text: string): string {
+  const [first = ''] = text.split(/\n[ \t]*\n/);
+  return first.trim();
+}

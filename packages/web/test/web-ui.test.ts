@@ -1,0 +1,123 @@
+// @vitest-environment node
+/**
+ * How the harness serves the web chat (`/ui`) and lets pages on other origins
+ * use the agent (CORS on the A2A routes). Real HTTP on loopback.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEB_UI_DIST, webUiRoutes } from '../../harness/src/serve/web-ui.js';
+import { startHarness, type TestHarness } from '../../harness/test/support/harness.js';
+import { listen } from '../../harness/test/support/http.js';
+
+const WEB_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HARNESS_ROOT = path.resolve(WEB_ROOT, '../harness');
+
+describe('where the harness looks for the build', () => {
+  it('is packages/web/dist, from the source layout and the build layout alike', () => {
+    expect(WEB_UI_DIST).toBe(path.join(WEB_ROOT, 'dist'));
+    const built = pathToFileURL(path.join(HARNESS_ROOT, 'dist/serve/web-ui.js'));
+    expect(fileURLToPath(new URL('../../../web/dist', built))).toBe(WEB_UI_DIST);
+  });
+});
+
+describe('/ui', () => {
+  it('answers 503 saying to run npm run build while the build is missing, and never crashes', async () => {
+    const missing = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');
+    const server = await listen(express().use(webUiRoutes({ dir: missing })));
+    try {
+      for (const url of ['/ui', '/ui/', '/ui/assets/index.js']) {
+        const response = await fetch(`${server.baseUrl}${url}`);
+        expect(response.status).toBe(503);
+        expect(await response.text()).toContain('npm run build');
+      }
+      // Other routes are not its business.
+      expect((await fetch(`${server.baseUrl}/elsewhere`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('serves the built files once they exist, without a restart, with cache headers', async () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');
+    const server = await listen(express().use(webUiRoutes({ dir })));
+    try {
+      expect((await fetch(`${server.baseUrl}/ui/`)).status).toBe(503);
+      mkdirSync(path.join(dir, 'assets'), { recursive: true });
+      writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>chat</title>');
+      writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), 'console.log(1)');
+
+      const page = await fetch(`${server.baseUrl}/ui/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.headers.get('cache-control')).toBe('no-cache');
+      expect(await page.text()).toContain('<title>chat</title>');
+
+      const bare = await fetch(`${server.baseUrl}/ui?agent=x`, { redirect: 'manual' });
+      expect([200, 301]).toContain(bare.status);
+      if (bare.status === 301) expect(bare.headers.get('location')).toBe('/ui/?agent=x');
+
+      const asset = await fetch(`${server.baseUrl}/ui/assets/app-abc123.js`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toContain('immutable');
+      expect((await fetch(`${server.baseUrl}/ui/nope.js`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('CORS on the A2A routes', () => {
+  let harness: TestHarness;
+  const ORIGIN = 'http://elsewhere.example';
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  it('the card is public to any origin', async () => {
+    const response = await fetch(`${harness.url}/.well-known/agent-card.json`, {
+      headers: { Origin: ORIGIN },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it.each(['/a2a/jsonrpc', '/a2a/rest/message:send'])(
+    '%s answers the preflight with the A2A headers allowed',
+    async (route) => {
+      const response = await fetch(`${harness.url}${route}`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: ORIGIN,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type,a2a-version,a2a-extensions',
+        },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(response.headers.get('access-control-allow-headers')).toContain('a2a-extensions');
+    },
+  );
+
+  it('a cross-origin call gets the answer, and may read the A2A-Extensions echo', async () => {
+    const response = await fetch(`${harness.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: {
+        Origin: ORIGIN,
+        'content-type': 'application/json',
+        'A2A-Version': '1.0',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'none' } }),
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('A2A-Extensions');
+    expect((await response.json()).error).toBeDefined();
+  });
+});
