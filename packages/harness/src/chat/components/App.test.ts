@@ -1,0 +1,121 @@
+import { createElement } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatController } from '../controller.js';
+import { FakeAgent } from '../test-agent.js';
+import { frame, KEYS, press, renderInk, waitForFrame, type Rendered } from '../test-ink.js';
+import { App } from './App.js';
+
+let app: Rendered | undefined;
+let controller: ChatController | undefined;
+afterEach(() => {
+  app?.unmount();
+  controller?.close();
+});
+
+async function chat(agent = new FakeAgent()) {
+  controller = new ChatController(agent.connection());
+  app = await renderInk(createElement(App, { controller }));
+  return { agent, app, controller };
+}
+
+const firstLine = (text: string) => text.split('\n')[0];
+
+describe('App', () => {
+  it('shows the agent, a welcome, and the keys in the footer', async () => {
+    const { app } = await chat();
+    const text = frame(app);
+    expect(firstLine(text)).toContain('◆ Fake agent · http://agent.test · new conversation');
+    expect(text).toContain('Connected to Fake agent. Type a message, or / for its 5 commands.');
+    expect(text.split('\n').at(-1)).toBe(
+      'Enter send · / commands · Ctrl+T open sub-task · PgUp scroll · Ctrl+C quit',
+    );
+  });
+
+  it('/mo, Tab, an argument, Enter: the reply is tagged with the command', async () => {
+    const { app, agent } = await chat();
+    await press(app, '/mo');
+    expect(frame(app)).toMatch(/❯ \/model\s+Show or choose/);
+    await press(app, KEYS.tab);
+    expect(frame(app)).toContain('› /model  [<model>]');
+    await press(app, 'openai/gpt-x', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Model set to openai/gpt-x.'));
+    expect(frame(app)).toContain('┃ /model · command reply');
+    expect(agent.calls).toEqual([expect.objectContaining({ text: '/model openai/gpt-x' })]);
+  });
+
+  it('/model lists the models; picking one sends /model <id>', async () => {
+    const { app, agent } = await chat();
+    await press(app, '/model', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('↑↓ choose · Enter pick'));
+    expect(frame(app)).toMatch(/❯ ● offline\/echo/);
+    await press(app, KEYS.down, KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Model set to openai/gpt-x.'));
+    expect(agent.calls.map((c) => c.text)).toEqual(['/model', '/model openai/gpt-x']);
+    // Picking does not open the list again: the keys are back in the input.
+    expect(frame(app).split('\n').at(-1)).toContain('Enter send');
+  });
+
+  it('typing while the list has the keys goes back to the input', async () => {
+    const { app } = await chat();
+    await press(app, '/model', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('↑↓ choose'));
+    await press(app, 'h', 'i');
+    expect(frame(app)).toContain('› hi');
+    expect(frame(app)).not.toContain('↑↓ choose');
+  });
+
+  it('streams an answer in, apart from replies', async () => {
+    const agent = new FakeAgent();
+    agent.wordDelayMs = 5;
+    const { app } = await chat(agent);
+    await press(app, 'hello agent', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: hello agent') && !t.includes('working'));
+    expect(frame(app)).toContain('› hello agent\n\nYou said: hello agent');
+  });
+
+  it('follows a sub-task link with Ctrl+T and comes back', async () => {
+    const { app } = await chat();
+    await press(app, '/spawn write a haiku', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('· Ctrl+T opens it'));
+    await press(app, KEYS.ctrlT);
+    const sub = await waitForFrame(app, (t) => t.includes('You said: write a haiku'));
+    expect(firstLine(sub)).toContain('sub-task view');
+    expect(sub.split('\n').at(-1)).toContain('Ctrl+T back to main');
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => t.includes('Started sub-task'));
+    expect(firstLine(frame(app))).not.toContain('sub-task view');
+  });
+
+  it('/tasks lists the tasks; picking one opens it', async () => {
+    const { app } = await chat();
+    await press(app, '/spawn a poem', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Started sub-task'));
+    await press(app, '/tasks', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Enter opens it'));
+    // The current task comes first in the list; the sub-task is the other one.
+    await press(app, KEYS.down, KEYS.enter);
+    const opened = await waitForFrame(app, (t) => t.includes('You said: a poem'));
+    expect(firstLine(opened)).toContain('sub-task view');
+  });
+
+  it('an agent without the extension: plain chat, no list, / goes to the model', async () => {
+    const { app, agent } = await chat(new FakeAgent([]));
+    expect(frame(app)).toContain('Connected to Fake agent. Type a message.');
+    expect(frame(app).split('\n').at(-1)).not.toContain('/ commands');
+    await press(app, '/help');
+    expect(frame(app)).not.toContain('❯');
+    await press(app, KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: /help'));
+    expect(agent.calls[0]).toMatchObject({ method: 'sendMessageStream', text: '/help' });
+  });
+
+  it('Ctrl+C clears the draft and arms quitting; a long reply never makes the frame taller than the terminal', async () => {
+    const { app } = await chat();
+    await press(app, 'a long one ' + 'word '.repeat(2000), KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('word word') && !t.includes('working'));
+    expect(frame(app).split('\n').length).toBeLessThanOrEqual(23);
+    await press(app, 'draft', KEYS.ctrlC);
+    expect(frame(app)).toContain('Press Ctrl+C again to quit.');
+    expect(frame(app)).not.toContain('› draft');
+  });
+});

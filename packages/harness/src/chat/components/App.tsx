@@ -1,0 +1,170 @@
+/** @jsxRuntime automatic */
+import { Box, useApp, useInput } from 'ink';
+import { parseCommandText } from 'a2a-commands/client';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { choicesOf } from '../choices.js';
+import type { ChatController } from '../controller.js';
+import type { Entry } from '../transcript.js';
+import { useTerminalSize } from '../use-terminal-size.js';
+import { HOME } from '../views.js';
+import { Composer, type ComposerHandle } from './Composer.js';
+import { Footer, footerKeys } from './Footer.js';
+import { Header } from './Header.js';
+import { Transcript } from './Transcript.js';
+
+/** The key that opens the newest sub-task link and comes back: T for task. */
+export const SUBTASK_KEY = 'Ctrl+T';
+
+/**
+ * Whether a reply's list should take the keys: only when the user asked for
+ * the list (`/model` or `/tasks` with no arguments), not after picking from it.
+ */
+function asksToPick(entries: readonly Entry[], reply: Entry): boolean {
+  if (!choicesOf(reply)) return false;
+  const index = entries.indexOf(reply);
+  const asked = entries.slice(0, index).findLast((entry) => entry.kind === 'user');
+  return asked !== undefined && parseCommandText(asked.text)?.args === '';
+}
+
+interface Picking {
+  /** The reply whose list has the keys. */
+  key: string;
+  selected: number;
+}
+
+/** The list that has the keys, read from the controller's latest state. */
+function activeChoices(controller: ChatController, picking: Picking | undefined) {
+  if (!picking) return undefined;
+  const { views, active } = controller.getState();
+  const entry = views[active]?.entries.find((candidate) => candidate.key === picking.key);
+  return entry && choicesOf(entry);
+}
+
+export interface AppProps {
+  controller: ChatController;
+}
+
+/** The terminal chat: header, transcript, composer, footer, and the keys that move between them. */
+export function App({ controller }: AppProps) {
+  const state = useSyncExternalStore(controller.subscribe, controller.getState);
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const composer = useRef<ComposerHandle>(null);
+  const maxScroll = useRef(0);
+  const [scrolls, setScrolls] = useState<Record<string, number>>({});
+  const [picker, setPickerState] = useState<Picking>();
+  // Keys can come faster than renders: the handler reads the picker from here, never a stale render.
+  const pickerNow = useRef<Picking>(undefined);
+  const setPicker = (next: Picking | undefined) => {
+    pickerNow.current = next;
+    setPickerState(next);
+  };
+
+  const view = state.views[state.active] ?? { key: state.active, entries: [], busy: false };
+  const scroll = scrolls[view.key] ?? 0;
+  const last = view.entries.at(-1);
+
+  // A list the user asked for takes the arrow keys as soon as it arrives.
+  useEffect(() => {
+    if (!last || !asksToPick(view.entries, last)) return;
+    const current = choicesOf(last)!.choices.findIndex((choice) => choice.current);
+    setPicker({ key: last.key, selected: Math.max(0, current) });
+    // Only a new last entry moves the keys, not every update of the view.
+  }, [last?.key]);
+
+  const picking = activeChoices(controller, picker) !== undefined;
+
+  const quit = () => {
+    controller.close();
+    exit();
+  };
+  const scrollBy = (lines: number) =>
+    setScrolls((all) => ({
+      ...all,
+      [view.key]: Math.max(0, Math.min(maxScroll.current, (all[view.key] ?? 0) + lines)),
+    }));
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      const outcome = controller.interrupt();
+      if (outcome === 'quit') quit();
+      else if (outcome === 'armed') composer.current?.clear();
+      return;
+    }
+    controller.disarm();
+    const page = Math.max(1, rows - 10);
+    if (key.pageUp) return scrollBy(page);
+    if (key.pageDown) return scrollBy(-page);
+    if (key.ctrl && input === 't') {
+      setPicker(undefined);
+      controller.toggleSubtask();
+      return;
+    }
+    if (key.ctrl && input === 'd') {
+      if (composer.current?.isEmpty()) quit();
+      return;
+    }
+    const current = pickerNow.current;
+    const set = activeChoices(controller, current);
+    if (!current || !set) return;
+    const count = set.choices.length;
+    if (key.upArrow) setPicker({ ...current, selected: (current.selected - 1 + count) % count });
+    else if (key.downArrow) setPicker({ ...current, selected: (current.selected + 1) % count });
+    else if (key.return) {
+      const choice = set.choices[current.selected]!;
+      setPicker(undefined);
+      if (set.kind === 'model') send(`/model ${choice.id}`);
+      else void controller.openTask(choice.id);
+    } else if (key.escape) setPicker(undefined);
+    else if (input !== '' && !key.ctrl && !key.meta && !key.tab) {
+      setPicker(undefined);
+      composer.current?.insert(input);
+    }
+  });
+
+  const send = (text: string): boolean => {
+    const sent = controller.submit(text);
+    if (sent) setScrolls((all) => ({ ...all, [view.key]: 0 }));
+    return sent;
+  };
+
+  const home = view.key === HOME;
+  const keys = footerKeys({
+    mode: picking ? 'picker' : 'input',
+    home,
+    busy: view.busy,
+    hasCommands: state.commands.length > 0,
+    scrolled: scroll > 0,
+    linkKey: SUBTASK_KEY,
+  });
+  const welcome =
+    `Connected to ${state.agentName}. Type a message` +
+    (state.commands.length > 0 ? `, or / for its ${state.commands.length} commands.` : '.');
+  return (
+    <Box flexDirection="column" width={columns} height={rows - 1}>
+      <Header agentName={state.agentName} url={state.url} view={view} width={columns} />
+      <Transcript
+        entries={view.entries}
+        scroll={scroll}
+        width={columns}
+        rows={rows}
+        picker={picking ? picker : undefined}
+        linkKey={home ? SUBTASK_KEY : undefined}
+        welcome={home ? welcome : 'Loading the task…'}
+        onMeasure={(max) => (maxScroll.current = max)}
+      />
+      <Box marginTop={1} flexShrink={0}>
+        <Composer
+          ref={composer}
+          commands={state.commands}
+          onSubmit={send}
+          isActive={!picking}
+          width={columns}
+          maxRows={Math.max(3, Math.floor(rows / 3))}
+          placeholder={home ? 'Type a message' : 'Message this task'}
+        />
+      </Box>
+      <Footer keys={keys} busy={view.busy} status={state.status} width={columns} />
+    </Box>
+  );
+}

@@ -1,0 +1,99 @@
+import { createElement } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commandReply, chunk } from '../test-events.js';
+import { applyEvent, type Entry } from '../transcript.js';
+import { frame, renderInk, type Rendered } from '../test-ink.js';
+import { EntryView } from './EntryView.js';
+import { ReplyCard } from './ReplyCard.js';
+
+let app: Rendered | undefined;
+afterEach(() => app?.unmount());
+
+function reply(...args: Parameters<typeof commandReply>): Extract<Entry, { kind: 'reply' }> {
+  return applyEvent([], commandReply(...args))[0] as Extract<Entry, { kind: 'reply' }>;
+}
+
+const MODELS = {
+  current: 'offline/echo',
+  models: [
+    { id: 'offline/echo', provider: 'offline' },
+    { id: 'openai/gpt-x', provider: 'openai' },
+  ],
+};
+
+describe('ReplyCard', () => {
+  it('draws a reply apart, tagged with its command', async () => {
+    app = await renderInk(createElement(ReplyCard, { entry: reply('status', 'Idle, 2 turns') }));
+    expect(frame(app)).toBe('┃ /status · command reply\n┃ Idle, 2 turns');
+  });
+
+  it("turns /model's data into a list, the current model marked", async () => {
+    const text = 'Model: offline/echo\n\nModels:\n* offline/echo\n  openai/gpt-x';
+    app = await renderInk(
+      createElement(ReplyCard, { entry: reply('model', text, { data: MODELS }) }),
+    );
+    expect(frame(app).split('\n')).toEqual([
+      '┃ /model · command reply',
+      '┃ Model: offline/echo',
+      '┃   ● offline/echo  offline',
+      '┃   ○ openai/gpt-x  openai',
+    ]);
+  });
+
+  it('highlights the choice while its picker has the keys, and says how to pick', async () => {
+    const entry = reply('model', 'Model: offline/echo', { data: MODELS });
+    app = await renderInk(createElement(ReplyCard, { entry, selected: 1 }));
+    const lines = frame(app).split('\n');
+    expect(lines[2]).toBe('┃   ● offline/echo  offline');
+    expect(lines[3]).toBe('┃ ❯ ○ openai/gpt-x  openai');
+    expect(lines[4]).toContain('↑↓ choose · Enter switches to it');
+  });
+
+  it('shows a task_ref as a link, with the key that follows it', async () => {
+    const entry = reply('spawn', 'Started sub-task s-123.', { taskRef: 's-123' });
+    app = await renderInk(createElement(ReplyCard, { entry, linkKey: 'Ctrl+T' }));
+    expect(frame(app)).toContain('┃ ↳ sub-task s-123 · Ctrl+T opens it');
+  });
+
+  it("lists /tasks' tasks to open", async () => {
+    const data = {
+      tasks: [
+        { id: 'aaaaaaaa-1', title: 'Main', state: 'TASK_STATE_INPUT_REQUIRED', current: true },
+        { id: 'bbbbbbbb-2', title: '/spawn haiku', state: 'TASK_STATE_COMPLETED', current: false },
+      ],
+    };
+    app = await renderInk(createElement(ReplyCard, { entry: reply('tasks', 'Tasks:', { data }) }));
+    expect(frame(app)).toContain(
+      '●   Main          input required · aaaaaaaa'.replace('●   ', '● '),
+    );
+    expect(frame(app)).toContain('○ /spawn haiku  completed · bbbbbbbb');
+  });
+
+  it('a hostile reply cannot drive the terminal: no escape reaches the screen', async () => {
+    const entry = reply('model', 'Model:\u001b[2J\u001b]0;owned\u0007 x\u009b31m', {
+      data: {
+        current: 'x',
+        models: [
+          { id: 'x', provider: '\u001b[31mred' },
+          { id: 'evil\u001b[2Jid', provider: 'p' },
+        ],
+      },
+    });
+    app = await renderInk(createElement(ReplyCard, { entry, selected: 0 }));
+    // eslint-disable-next-line no-control-regex
+    const raw = (app.lastFrame() ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+    // eslint-disable-next-line no-control-regex
+    expect(raw).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(frame(app)).toContain('┃ Model: x');
+    // An id that would not survive being sent back is not offered.
+    expect(frame(app)).not.toContain('evil');
+  });
+});
+
+describe('EntryView', () => {
+  it('streams model output with a cursor, apart from replies', async () => {
+    const [entry] = applyEvent([], chunk('partial answer', { first: true }));
+    app = await renderInk(createElement(EntryView, { entry: entry! }));
+    expect(frame(app)).toBe('partial answer▍');
+  });
+});

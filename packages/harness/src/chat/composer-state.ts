@@ -1,0 +1,168 @@
+import type { Key } from 'ink';
+import {
+  argumentHintState,
+  complete,
+  type CommandSpec,
+  type Completion,
+} from 'a2a-commands/client';
+import { EMPTY_HISTORY, newer, older, type InputHistory } from './input-history.js';
+import * as edit from './line-editor.js';
+import { EMPTY_LINE, lineOf, type Line } from './line-editor.js';
+
+/** Everything the composer holds between keys. */
+export interface ComposerState {
+  line: Line;
+  history: InputHistory;
+  /** The highlighted completion. */
+  selected: number;
+  /** Esc closed the completion list; it opens again when the text changes. */
+  dismissed: boolean;
+  /** Why Enter did not send. */
+  message?: string;
+}
+
+export const INITIAL_COMPOSER: ComposerState = {
+  line: EMPTY_LINE,
+  history: EMPTY_HISTORY,
+  selected: 0,
+  dismissed: false,
+};
+
+/** What a key did: the new state, and the text to send when Enter sends. */
+export interface KeyResult {
+  state: ComposerState;
+  submit?: string;
+}
+
+/** The open completion list for this state: `[]` when closed. */
+export function completionsOf(
+  state: ComposerState,
+  commands: readonly CommandSpec[],
+): Completion[] {
+  if (state.dismissed || commands.length === 0 || !state.line.text.startsWith('/')) return [];
+  return complete(state.line.text, commands);
+}
+
+/** The `<...>` parts of a hint outside every `[...]`: what must be typed. */
+export function requiredParts(hint: string): string {
+  const parts: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < hint.length; i++) {
+    const char = hint[i];
+    if (char === '[') depth++;
+    else if (char === ']') depth = Math.max(0, depth - 1);
+    else if (char === '<' && depth === 0) {
+      const close = hint.indexOf('>', i + 1);
+      if (close === -1) break;
+      parts.push(hint.slice(i, close + 1));
+      i = close;
+    }
+  }
+  return parts.join(' ');
+}
+
+/** A new line of text: the list reopens at its top and the old message goes. */
+export function withLine(state: ComposerState, line: Line): ComposerState {
+  if (line.text === state.line.text) return { ...state, line };
+  return { ...state, line, selected: 0, dismissed: false, message: undefined };
+}
+
+function take(state: ComposerState, completion: Completion): ComposerState {
+  return withLine(state, lineOf(`/${completion.command.name} `));
+}
+
+/**
+ * Enter with the list closed. SEMANTICS-level rule of the chat: a command whose
+ * hint has a required `<...>` argument is not sent without one; the cursor
+ * stays after the name and the message says what is missing.
+ */
+function enter(state: ComposerState, commands: readonly CommandSpec[]): KeyResult {
+  const text = state.line.text;
+  const hint = argumentHintState(text, commands);
+  if (hint?.requiredMissing) {
+    const typed = /\s$/.test(text) ? text : `${text} `;
+    const missing = requiredParts(hint.hint);
+    return {
+      state: {
+        ...withLine(state, lineOf(typed)),
+        message: `/${hint.command.name} needs ${missing}: type it after the name, then press Enter.`,
+      },
+    };
+  }
+  if (text.trim() === '') return { state };
+  return { state, submit: text };
+}
+
+function listKey(
+  state: ComposerState,
+  key: Key,
+  items: Completion[],
+  commands: readonly CommandSpec[],
+): KeyResult | undefined {
+  const count = items.length;
+  if (key.upArrow) return { state: { ...state, selected: (state.selected - 1 + count) % count } };
+  if (key.downArrow) return { state: { ...state, selected: (state.selected + 1) % count } };
+  if (key.escape) return { state: { ...state, dismissed: true } };
+  const chosen = items[Math.min(state.selected, count - 1)]!;
+  if (key.tab) return { state: take(state, chosen) };
+  if (key.return) {
+    // Already the whole name: Enter sends it rather than taking it again.
+    if (state.line.text === `/${chosen.command.name}`) return enter(state, commands);
+    return { state: take(state, chosen) };
+  }
+  return undefined;
+}
+
+/** Keys the App handles: the composer leaves them alone. */
+export function isGlobalKey(input: string, key: Key): boolean {
+  return (key.ctrl && ['c', 't', 'd'].includes(input)) || key.pageUp || key.pageDown;
+}
+
+/** One key (or one pasted chunk) in the composer. */
+export function composerKey(
+  state: ComposerState,
+  input: string,
+  key: Key,
+  commands: readonly CommandSpec[],
+): KeyResult {
+  if (isGlobalKey(input, key)) return { state };
+  // One line and Enter in a single read (a fast typist, a script, a pasted line): text, then Enter.
+  // A paste of several lines stays in the input, to be read over before sending.
+  if (/^[^\r\n]+\r$/.test(input)) {
+    const typed = composerKey(state, input.slice(0, -1), key, commands);
+    if (typed.submit !== undefined) return typed;
+    return composerKey(typed.state, '\r', { ...key, return: true }, commands);
+  }
+  const items = completionsOf(state, commands);
+  if (items.length > 0) {
+    const handled = listKey(state, key, items, commands);
+    if (handled) return handled;
+  }
+  const { line } = state;
+  if (key.return) {
+    // Alt+Enter (ESC CR) adds a line break; Enter sends.
+    if (key.meta) return { state: withLine(state, edit.insert(line, '\n')) };
+    return enter(state, commands);
+  }
+  if (key.upArrow) {
+    const moved = older(state.history, line.text);
+    return { state: { ...withLine(state, lineOf(moved.text)), history: moved.history } };
+  }
+  if (key.downArrow) {
+    const moved = newer(state.history, line.text);
+    return { state: { ...withLine(state, lineOf(moved.text)), history: moved.history } };
+  }
+  if (key.escape) return { state: { ...state, message: undefined } };
+  if (key.tab) return { state };
+  // Terminals send DEL for Backspace, which ink reports as `delete`.
+  if (key.backspace || key.delete) return { state: withLine(state, edit.backspace(line)) };
+  if (key.leftArrow) return { state: withLine(state, edit.left(line)) };
+  if (key.rightArrow) return { state: withLine(state, edit.right(line)) };
+  if (key.home || (key.ctrl && input === 'a')) return { state: withLine(state, edit.home(line)) };
+  if (key.end || (key.ctrl && input === 'e')) return { state: withLine(state, edit.end(line)) };
+  if (key.ctrl && input === 'u') return { state: withLine(state, edit.killToStart(line)) };
+  if (key.ctrl && input === 'k') return { state: withLine(state, edit.killToEnd(line)) };
+  if (key.ctrl && input === 'w') return { state: withLine(state, edit.deleteWordBack(line)) };
+  if (key.ctrl || key.meta || input === '') return { state };
+  return { state: withLine(state, edit.insert(line, input)) };
+}

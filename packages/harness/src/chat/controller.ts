@@ -1,0 +1,341 @@
+import { TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import {
+  isCommandReply,
+  parseCommandText,
+  sendText,
+  streamText,
+  taskRefOf,
+} from 'a2a-commands/client';
+import type { Connection } from './connection.js';
+import { describeError, isTaskNotFound } from './errors.js';
+import { ChatStore, type ChatState } from './chat-store.js';
+import {
+  append,
+  applyAgentMessage,
+  applyEvent,
+  endPreviews,
+  entriesFromTask,
+  latestTaskRef,
+  userEntry,
+} from './transcript.js';
+import { HOME, isEnded, RUNNING, shortId, stateWords, viewOf, type TaskView } from './views.js';
+
+/** What a Ctrl+C did. */
+export type Interrupt = 'canceling' | 'armed' | 'quit';
+
+type Session = Pick<Connection, 'client' | 'url' | 'agentName' | 'commands'>;
+
+/**
+ * The chat's state and everything it does over A2A, without any UI: the App
+ * renders `getState()` and calls these methods. Each view is one task; the
+ * home view follows the conversation when its task ends and another begins.
+ */
+export class ChatController {
+  private readonly store: ChatStore;
+  /** Per view: the stream of the turn it shows, to stop it on Ctrl+C. */
+  private readonly turns = new Map<string, AbortController>();
+  private readonly requests = new Set<AbortController>();
+
+  constructor(
+    private readonly session: Session,
+    resumed?: Task,
+  ) {
+    const home: TaskView = resumed
+      ? viewOf(resumed, HOME, entriesFromTask(resumed))
+      : { key: HOME, entries: [], busy: false };
+    this.store = new ChatStore(session, home);
+    if (resumed && isEnded(home)) {
+      this.store.note(
+        HOME,
+        `Task ${shortId(resumed.id)} has ended (${stateWords(home.state)}); commands still run on it, and your next message starts a new task in the same conversation.`,
+      );
+    }
+    if (home.state !== undefined && RUNNING.has(home.state)) void this.attach(HOME);
+  }
+
+  getState = (): ChatState => this.store.getState();
+
+  subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
+
+  activeView(): TaskView {
+    return this.store.view(this.getState().active);
+  }
+
+  /** Whether the agent runs `text` as a command: only names its card lists (SEMANTICS §2). */
+  isCommand(text: string): boolean {
+    const parsed = parseCommandText(text);
+    return parsed !== undefined && this.getState().commands.some((c) => c.name === parsed.name);
+  }
+
+  /** Sends what the user typed to the task on screen; false when it was refused (keep the draft). */
+  submit(text: string): boolean {
+    if (text.trim() === '') return false;
+    const view = this.activeView();
+    const command = this.isCommand(text);
+    // SEMANTICS §4: a command is answered at once, even during a turn; a message would queue.
+    if (!command && view.busy) {
+      this.store.setStatus('A turn is running: wait for it, or press Ctrl+C to cancel it.', 'warn');
+      return false;
+    }
+    this.store.clearStatus();
+    this.store.updateView(view.key, (v) => ({ ...v, entries: append(v.entries, userEntry(text)) }));
+    void (command ? this.runCommand(view.key, text) : this.runTurn(view.key, text));
+    return true;
+  }
+
+  /** Ctrl+C: cancels the turn on screen, or arms quitting; armed, it quits. */
+  interrupt(): Interrupt {
+    const view = this.activeView();
+    if (view.busy && this.turns.has(view.key)) {
+      this.store.arm('Canceling the turn… press Ctrl+C again to quit.');
+      void this.cancelTurn(view.key);
+      return 'canceling';
+    }
+    if (this.getState().quitArmed) return 'quit';
+    this.store.arm('Press Ctrl+C again to quit.');
+    return 'armed';
+  }
+
+  /** Any other key: a later Ctrl+C starts over. */
+  disarm(): void {
+    this.store.disarm();
+  }
+
+  /** The sub-task key: opens the newest sub-task link on the home view, or goes back home. */
+  toggleSubtask(): void {
+    if (this.getState().active !== HOME) {
+      this.store.activate(HOME);
+      return;
+    }
+    const ref = latestTaskRef(this.store.view(HOME).entries);
+    if (!ref) {
+      this.store.setStatus('No sub-task link yet: a reply such as /spawn’s adds one.', 'info');
+      return;
+    }
+    void this.openTask(ref);
+  }
+
+  /** Shows a task's transcript, read with GetTask, following its turn while one runs. */
+  async openTask(id: string): Promise<void> {
+    if (id === this.store.view(HOME).taskId) {
+      this.store.activate(HOME);
+      return;
+    }
+    const existing = this.getState().views[id];
+    this.store.activate(id, existing ?? { key: id, taskId: id, entries: [], busy: false });
+    if (existing?.busy) return;
+    try {
+      const task = await this.request((signal) =>
+        this.session.client.getTask({ tenant: '', id, historyLength: undefined }, { signal }),
+      );
+      this.store.updateView(id, () => viewOf(task, id, entriesFromTask(task)));
+      if (task.status && RUNNING.has(task.status.state)) await this.attach(id);
+    } catch (error) {
+      const text = isTaskNotFound(error)
+        ? `Task ${shortId(id)} was not found on this agent.`
+        : `Could not read task ${shortId(id)}: ${describeError(error)}`;
+      this.store.note(id, text, 'error');
+    }
+  }
+
+  /** Stops every request; the chat is closing. */
+  close(): void {
+    for (const controller of [...this.requests, ...this.turns.values()]) controller.abort();
+    this.store.close();
+  }
+
+  private async runCommand(key: string, text: string): Promise<void> {
+    const view = this.store.view(key);
+    try {
+      const result = await this.request((signal) =>
+        // SEMANTICS §4: commands run on ended tasks too, so they go to the task as it is.
+        sendText(this.session.client, text, {
+          taskId: view.taskId,
+          contextId: view.contextId,
+          requestOptions: { signal },
+        }),
+      );
+      this.applyResult(key, result);
+    } catch (error) {
+      this.fail(key, error);
+    }
+  }
+
+  private async runTurn(key: string, text: string): Promise<void> {
+    const view = this.store.view(key);
+    const fresh = view.taskId === undefined || isEnded(view);
+    if (view.taskId !== undefined && fresh) {
+      this.store.note(
+        key,
+        `Task ${shortId(view.taskId)} has ended (${stateWords(view.state)}); this message starts a new task in the same conversation.`,
+      );
+    }
+    const abort = new AbortController();
+    this.turns.set(key, abort);
+    this.store.updateView(key, (v) => ({ ...v, busy: true }));
+    try {
+      const events = streamText(this.session.client, text, {
+        taskId: fresh ? undefined : view.taskId,
+        contextId: view.contextId,
+        requestOptions: { signal: abort.signal },
+      });
+      for await (const event of events) this.applyStreamEvent(key, event, fresh);
+    } catch (error) {
+      if (!abort.signal.aborted) this.fail(key, error);
+    } finally {
+      if (this.turns.get(key) === abort) this.turns.delete(key);
+      this.store.updateView(key, (v) => ({ ...v, busy: false }));
+    }
+  }
+
+  /** Follows a turn that was already running when the view opened (SubscribeToTask). */
+  private async attach(key: string): Promise<void> {
+    const { taskId } = this.store.view(key);
+    if (!taskId) return;
+    const abort = new AbortController();
+    this.turns.set(key, abort);
+    this.store.updateView(key, (v) => ({ ...v, busy: true }));
+    try {
+      const events = this.session.client.resubscribeTask(
+        { tenant: '', id: taskId },
+        { signal: abort.signal },
+      );
+      for await (const event of events) {
+        this.applyStreamEvent(key, event, false);
+        const update = event.payload?.$case === 'statusUpdate' ? event.payload.value : undefined;
+        const state = update?.status?.state;
+        if (state !== undefined && !RUNNING.has(state) && !isCommandReply(event)) break;
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) this.fail(key, error);
+    } finally {
+      abort.abort();
+      if (this.turns.get(key) === abort) this.turns.delete(key);
+      this.store.updateView(key, (v) => ({ ...v, busy: false }));
+    }
+  }
+
+  /**
+   * Ctrl+C during a turn. The chat stops reading the turn and sends CancelTask,
+   * which ends the whole task (TASK_STATE_CANCELED), not only the turn. So the
+   * conversation goes on in a copy made with /fork when the agent offers it
+   * (SEMANTICS §4: commands still run on the ended task); otherwise the next
+   * message starts a new task in the same context.
+   */
+  private async cancelTurn(key: string): Promise<void> {
+    this.turns.get(key)?.abort();
+    this.store.updateView(key, (v) => ({ ...v, busy: false, entries: endPreviews(v.entries) }));
+    const { taskId, contextId } = this.store.view(key);
+    if (!taskId) {
+      this.store.note(key, 'Turn stopped before the agent started a task.', 'warn');
+      return;
+    }
+    try {
+      const task = await this.request((signal) =>
+        this.session.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal }),
+      );
+      this.store.updateView(key, (v) => ({ ...v, state: task.status?.state }));
+    } catch (error) {
+      if (error instanceof TaskNotCancelableError) {
+        this.store.note(key, 'The turn had already finished; nothing was canceled.');
+      } else {
+        this.fail(key, error);
+      }
+      return;
+    }
+    const ended = `Turn canceled. CancelTask ends the task, so task ${shortId(taskId)} is closed`;
+    if (this.getState().commands.some((c) => c.name === 'fork')) {
+      try {
+        const result = await this.request((signal) =>
+          sendText(this.session.client, '/fork', { taskId, contextId, requestOptions: { signal } }),
+        );
+        const fork = taskRefOf(result);
+        if (fork) {
+          this.store.updateView(key, (v) => ({
+            ...v,
+            taskId: fork,
+            state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          }));
+          this.store.note(
+            key,
+            `${ended}; the chat goes on in task ${shortId(fork)}, a copy of this conversation made with /fork.`,
+            'warn',
+          );
+          return;
+        }
+      } catch {
+        // No copy: fall through to a new task.
+      }
+    }
+    this.store.note(
+      key,
+      `${ended}; your next message starts a new task in this conversation.`,
+      'warn',
+    );
+  }
+
+  private applyStreamEvent(key: string, event: StreamResponse, adopt: boolean): void {
+    const payload = event.payload;
+    let ids: { taskId?: string; contextId?: string; state?: TaskState } = {};
+    if (payload?.$case === 'task') {
+      const task = payload.value;
+      ids = { taskId: task.id, contextId: task.contextId, state: task.status?.state };
+    } else if (payload?.$case === 'statusUpdate') {
+      const update = payload.value;
+      ids = { taskId: update.taskId, contextId: update.contextId, state: update.status?.state };
+    }
+    this.store.updateView(key, (v) => {
+      const taskId = adopt ? (ids.taskId ?? v.taskId) : v.taskId;
+      const sameTask = ids.taskId === undefined || ids.taskId === taskId;
+      return {
+        ...v,
+        taskId: taskId || v.taskId,
+        contextId: ids.contextId || v.contextId,
+        state: sameTask && ids.state !== undefined ? ids.state : v.state,
+        entries: applyEvent(v.entries, event),
+      };
+    });
+  }
+
+  /** SendMessage's result: a Task whose status message is the reply, or a bare Message. */
+  private applyResult(key: string, result: Task | Message): void {
+    if ('messageId' in result) {
+      this.store.updateView(key, (v) => ({
+        ...v,
+        entries: applyEvent(v.entries, { payload: { $case: 'message', value: result } }),
+      }));
+      return;
+    }
+    this.store.updateView(key, (v) => {
+      const adopt = v.taskId === undefined || v.taskId === result.id;
+      const message = result.status?.message;
+      return {
+        ...v,
+        taskId: v.taskId ?? result.id,
+        contextId: v.contextId ?? result.contextId,
+        state: adopt ? (result.status?.state ?? v.state) : v.state,
+        entries: message ? applyAgentMessage(v.entries, message, result.status?.state) : v.entries,
+      };
+    });
+  }
+
+  private fail(key: string, error: unknown): void {
+    const { taskId } = this.store.view(key);
+    const text =
+      isTaskNotFound(error) && taskId
+        ? `Task ${shortId(taskId)} was not found on this agent.`
+        : `The agent did not answer: ${describeError(error)}`;
+    this.store.note(key, text, 'error');
+  }
+
+  private async request<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.requests.add(controller);
+    try {
+      return await run(controller.signal);
+    } finally {
+      this.requests.delete(controller);
+    }
+  }
+}

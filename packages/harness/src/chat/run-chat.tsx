@@ -1,0 +1,50 @@
+/** @jsxRuntime automatic */
+import type { Task } from '@a2a-js/sdk';
+import { render } from 'ink';
+import { App } from './components/App.js';
+import type { Connection } from './connection.js';
+import { ChatController } from './controller.js';
+import { filteredInput } from './key-filter.js';
+import { HOME } from './views.js';
+
+/** The alternate screen, as full-screen terminal programs use it: the shell's screen comes back after. */
+const ENTER_SCREEN = '\u001b[?1049h\u001b[H\u001b[2J';
+const LEAVE_SCREEN = '\u001b[?1049l\u001b[?25h';
+
+export interface ChatOutcome {
+  /** The home view's task when the chat ended, to resume it. */
+  taskId?: string;
+}
+
+/** Runs the chat in this terminal until the user quits. */
+export async function runChat(connection: Connection, resumed?: Task): Promise<ChatOutcome> {
+  const controller = new ChatController(connection, resumed);
+  const input = filteredInput(process.stdin);
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    process.stdout.write(LEAVE_SCREEN);
+  };
+  process.stdout.write(ENTER_SCREEN);
+  process.once('exit', restore);
+
+  const app = render(<App controller={controller} />, {
+    stdin: input.stream,
+    stdout: process.stdout,
+    exitOnCtrlC: false,
+  });
+  const stop = () => app.unmount();
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) process.on(signal, stop);
+  try {
+    await app.waitUntilExit();
+  } finally {
+    for (const signal of signals) process.off(signal, stop);
+    controller.close();
+    input.close();
+    restore();
+    process.off('exit', restore);
+  }
+  return { taskId: controller.getState().views[HOME]?.taskId };
+}

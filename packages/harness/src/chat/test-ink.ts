@@ -1,0 +1,61 @@
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
+
+/** Keys as a terminal sends them. */
+export const KEYS = {
+  up: '\u001b[A',
+  down: '\u001b[B',
+  left: '\u001b[D',
+  right: '\u001b[C',
+  enter: '\r',
+  tab: '\t',
+  escape: '\u001b',
+  backspace: '\u007f',
+  ctrlC: '\u0003',
+  ctrlT: '\u0014',
+  pageUp: '\u001b[5~',
+  pageDown: '\u001b[6~',
+} as const;
+
+export type Rendered = ReturnType<typeof render>;
+
+/** Renders `element` and waits for its first frame and input handlers. */
+export async function renderInk(element: ReactElement): Promise<Rendered> {
+  const app = render(element);
+  await settle();
+  return app;
+}
+
+/** Lets ink read input, React commit and ink draw (a lone Esc waits for what may follow it). */
+export function settle(ms = 30): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Writes each chunk as one read from the terminal, settling after each. */
+export async function press(app: Rendered, ...chunks: string[]): Promise<void> {
+  for (const chunk of chunks) {
+    app.stdin.write(chunk);
+    await settle(chunk === KEYS.escape ? 80 : 30);
+  }
+}
+
+/** The last frame, with colours and styles removed. */
+export function frame(app: Rendered): string {
+  // eslint-disable-next-line no-control-regex
+  return (app.lastFrame() ?? '').replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+/** Polls until the frame satisfies `check`, or fails with the frame. */
+export async function waitForFrame(
+  app: Rendered,
+  check: (text: string) => boolean,
+  timeoutMs = 3000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = frame(app);
+    if (check(text)) return text;
+    if (Date.now() > deadline) throw new Error(`frame never matched:\n${text}`);
+    await settle(20);
+  }
+}

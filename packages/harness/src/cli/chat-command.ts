@@ -1,0 +1,43 @@
+import { Command } from 'commander';
+import { ChatError, connect, DEFAULT_AGENT_URL, loadTask } from '../chat/connection.js';
+
+function fail(message: string): void {
+  process.stderr.write(`a2a-harness chat: ${message}\n`);
+  process.exitCode = 1;
+}
+
+export function chatCommand(): Command {
+  return new Command('chat')
+    .description('chat with an A2A agent in this terminal, with / completion for its commands')
+    .argument('[url]', "the agent's base URL", DEFAULT_AGENT_URL)
+    .option('--task <id>', 'resume this task instead of starting a new one')
+    .action(async (url: string, options: { task?: string }) => {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        fail('needs a terminal; in scripts, use `a2a-harness send [url] "text"`.');
+        return;
+      }
+      let outcome: { taskId?: string };
+      let agentUrl: string;
+      try {
+        const connection = await connect(url);
+        agentUrl = connection.url;
+        const resumed = options.task ? await loadTask(connection, options.task) : undefined;
+        // ink draws only a last frame when it thinks it runs in CI; this is a terminal.
+        delete process.env.CI;
+        delete process.env.CONTINUOUS_INTEGRATION;
+        // Loaded here so that `send` and `serve` never load React.
+        const { runChat } = await import('../chat/run-chat.js');
+        outcome = await runChat(connection, resumed);
+      } catch (error) {
+        fail(error instanceof ChatError ? error.message : String(error));
+        return;
+      }
+      if (outcome.taskId) {
+        process.stdout.write(
+          `Task ${outcome.taskId}. Resume it with: a2a-harness chat ${agentUrl} --task ${outcome.taskId}\n`,
+        );
+      }
+      // Keep-alive sockets of the agent's connection would hold the process a few seconds more.
+      process.exit(process.exitCode ?? 0);
+    });
+}

@@ -1,0 +1,69 @@
+import { text as readAll } from 'node:stream/consumers';
+import type { Message, Task } from '@a2a-js/sdk';
+import { sendText } from 'a2a-commands/client';
+import { Command } from 'commander';
+import { ChatError, connect, DEFAULT_AGENT_URL } from '../chat/connection.js';
+import { describeError, isTaskNotFound } from '../chat/errors.js';
+import { sanitizeLine } from '../chat/sanitize.js';
+import { sendOutcome, sendResultJson } from '../chat/send-result.js';
+
+function fail(message: string): void {
+  process.stderr.write(`a2a-harness send: ${message}\n`);
+  process.exitCode = 1;
+}
+
+/** `send "text"` or `send URL "text"`; `-` for the text reads it from stdin. */
+async function argumentsOf(
+  first: string | undefined,
+  second: string | undefined,
+): Promise<{ url: string; text: string }> {
+  if (first === undefined) throw new ChatError('nothing to send: give the text to send.');
+  const [url, given] = second === undefined ? [DEFAULT_AGENT_URL, first] : [first, second];
+  const text = given === '-' ? (await readAll(process.stdin)).replace(/\n$/, '') : given;
+  if (text.trim() === '') throw new ChatError('nothing to send: the text is empty.');
+  return { url, text };
+}
+
+export function sendCommand(): Command {
+  return new Command('send')
+    .description(
+      'send one message or command to an A2A agent, print the reply (command reply or answer) and exit',
+    )
+    .usage('[url] <text> [options]')
+    .argument('[url]', `the agent's base URL (default: ${DEFAULT_AGENT_URL})`)
+    .argument('[text]', 'the message or /command to send; - reads it from stdin')
+    .option('--json', 'print the raw A2A result (SendMessageResponse JSON)')
+    .option('--task <id>', 'send to this task instead of starting a new one')
+    .action(
+      async (
+        first: string | undefined,
+        second: string | undefined,
+        options: { json?: boolean; task?: string },
+      ) => {
+        let result: Task | Message;
+        try {
+          const { url, text } = await argumentsOf(first, second);
+          const connection = await connect(url);
+          try {
+            result = await sendText(connection.client, text, { taskId: options.task });
+          } catch (error) {
+            if (options.task && isTaskNotFound(error)) {
+              throw new ChatError(
+                `Task ${sanitizeLine(options.task)} was not found at ${connection.url}.`,
+              );
+            }
+            throw new ChatError(
+              `The agent at ${connection.url} did not take the message: ${describeError(error)}`,
+            );
+          }
+        } catch (error) {
+          fail(error instanceof ChatError ? error.message : describeError(error));
+          return;
+        }
+        const outcome = sendOutcome(result);
+        if (options.json) process.stdout.write(`${sendResultJson(result)}\n`);
+        else if (outcome.ok && outcome.text !== '') process.stdout.write(`${outcome.text}\n`);
+        if (!outcome.ok) fail(outcome.text);
+      },
+    );
+}

@@ -1,0 +1,246 @@
+/**
+ * The terminal chat and `send`, end to end: the real CLI against a running
+ * harness (and against an agent without the commands extension). `send` runs
+ * in-process through its commander command, and once as a real process; the
+ * chat runs as a real process in a tmux pseudo-terminal, driven by keys.
+ */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sendCommand } from '../src/cli/send-command.js';
+import { startPlainAgent, type PlainAgent } from './support/chat-plain-agent.js';
+import { cliCommand, hasTmux, TmuxTerminal } from './support/chat-terminal.js';
+import { startHarness, type TestHarness } from './support/harness.js';
+
+let harness: TestHarness;
+let plain: PlainAgent;
+let closedUrl: string;
+
+beforeAll(async () => {
+  // 20 ms a word: a turn lasts long enough to be canceled.
+  harness = await startHarness({ config: { offline: { latencyMs: 20 } } });
+  plain = await startPlainAgent();
+  closedUrl = await unusedUrl();
+});
+afterAll(async () => {
+  await plain?.close();
+  await harness?.stop();
+});
+
+/** A loopback URL where nothing listens. */
+async function unusedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** `a2a-harness send ...` in this process: what it printed and its exit code. */
+async function send(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const out = vi
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi
+    .spyOn(process.stderr, 'write')
+    .mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  process.exitCode = undefined;
+  try {
+    await sendCommand().exitOverride().parseAsync(args, { from: 'user' });
+    return { stdout, stderr, code: process.exitCode ?? 0 };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
+describe('a2a-harness send', () => {
+  it("prints the model's answer and exits 0", async () => {
+    const { stdout, stderr, code } = await send(harness.url, 'hello from a script');
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(/^This is the offline model.*You said: hello from a script\n$/);
+  });
+
+  it('prints a command reply', async () => {
+    const { stdout, code } = await send(harness.url, '/model');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Model: offline\/echo/);
+    expect(stdout).toContain('Choose one with /model <provider>/<model>.');
+  });
+
+  it('--json prints the raw A2A result, the reply tagged', async () => {
+    const { stdout, code } = await send(harness.url, '/model', '--json');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.task.status.message.metadata).toEqual({ command: 'model' });
+    expect(result.task.status.message.parts[1].data.current).toBe('offline/echo');
+  });
+
+  it('--task continues a task', async () => {
+    const first = JSON.parse((await send(harness.url, 'one', '--json')).stdout);
+    const { stdout, code } = await send(harness.url, 'two', '--task', first.task.id);
+    expect(code).toBe(0);
+    // The offline model counts what it was given: both messages.
+    expect(stdout).toContain('I got 3 messages');
+  });
+
+  it('an unknown task exits 1 and says so', async () => {
+    const { stdout, stderr, code } = await send(harness.url, 'hi', '--task', 'no-such-task');
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`a2a-harness send: Task no-such-task was not found at ${harness.url}.\n`);
+  });
+
+  it('an unreachable agent exits 1 and says so', async () => {
+    const { stderr, code } = await send(closedUrl, 'hi');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(`^a2a-harness send: Cannot reach an A2A agent at ${closedUrl}: .*ECONNREFUSED`),
+    );
+  });
+
+  it('an agent without the extension: /help is an ordinary message', async () => {
+    const { stdout, code } = await send(plain.url, '/help');
+    expect(code).toBe(0);
+    expect(stdout).toBe('You said: /help\n');
+  });
+
+  it('as a real process: exit codes 0 and 1', async () => {
+    const run = promisify(execFile);
+    const cli = cliCommand(['send', harness.url, '/help']);
+    const ok = await run('sh', ['-c', cli]);
+    expect(ok.stdout).toMatch(/^Commands:\n\/help/);
+    const failed = await run('sh', ['-c', cliCommand(['send', closedUrl, 'hi'])]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain('Cannot reach an A2A agent');
+  }, 60_000);
+});
+
+describe('a2a-harness chat in a terminal', () => {
+  it('has tmux to drive the chat (.ci/run installs it)', () => {
+    expect(hasTmux(), 'tmux is not installed: apt-get install -y tmux').toBe(true);
+  });
+
+  let terminal: TmuxTerminal | undefined;
+  afterEach(() => terminal?.kill());
+
+  /** The chat's own rows: header first, footer last (tmux adds the empty cursor row). */
+  const footer = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
+
+  it('completes /mo, shows the hint, sends, shows the tagged reply and follows a sub-task link', async () => {
+    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 100, rows: 30 });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    expect(terminal.screen().split('\n')[0]).toMatch(/^◆ a2a-harness · http:\/\/127\.0\.0\.1:\d+/);
+    // Screens for docs/terminal-chat.txt, written when A2A_CHAT_CAPTURE names the file.
+    const captures: Array<[string, string]> = [];
+
+    terminal.type('hello');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: hello');
+    // 1. `/mo` offers /model.
+    terminal.type('/mo');
+    captures.push([
+      '`/mo` typed',
+      await terminal.waitFor(/❯ \/model\s+Show or choose this task's model/),
+    ]);
+    // 2. Tab takes it and the hint shows.
+    terminal.keys('Tab');
+    captures.push(['Tab: the hint', await terminal.waitFor('› /model  [<model>]')]);
+    // 3. An argument, Enter.
+    terminal.type('offline/echo');
+    terminal.keys('Enter');
+    // 4. The reply, tagged with the command.
+    await terminal.waitFor('┃ /model · command reply');
+    expect(terminal.screen()).toMatch(/┃ (Model set to|The model is already) offline\/echo/);
+    // `/model` alone: its models become a list that has the keys until Esc.
+    terminal.type('/model');
+    terminal.keys('Enter');
+    captures.push([
+      '`/model`: a list to pick from',
+      await terminal.waitFor('↑↓ choose · Enter pick'),
+    ]);
+    terminal.keys('Escape');
+    await terminal.waitFor((s) => footer(s).startsWith('Enter send'));
+
+    // A required argument left out: nothing is sent, and the chat says what is missing.
+    terminal.type('/spawn');
+    terminal.keys('Enter');
+    await terminal.waitFor('/spawn needs <prompt>: type it after the name');
+    // 5. /spawn with a prompt, then the sub-task link.
+    terminal.type('write a haiku about tides');
+    terminal.keys('Enter');
+    captures.push([
+      '`/spawn`: a sub-task link',
+      await terminal.waitFor(/↳ sub-task [0-9a-f-]{36} · Ctrl\+T opens it/),
+    ]);
+    terminal.keys('C-t');
+    const sub = await terminal.waitFor(
+      (s) => s.includes('sub-task view') && s.includes('You said: write a haiku about tides'),
+    );
+    captures.push(['Ctrl+T: the sub-task', sub]);
+    expect(footer(sub)).toContain('Ctrl+T back to main');
+    terminal.keys('C-t');
+    await terminal.waitFor((s) => !s.includes('sub-task view') && s.includes('Started sub-task'));
+
+    const file = process.env.A2A_CHAT_CAPTURE;
+    if (file) {
+      const screens = captures.map(
+        ([what, screen]) => `── ${what} ${'─'.repeat(90 - what.length)}\n\n${screen.trimEnd()}\n`,
+      );
+      writeFileSync(path.resolve(file), screens.join('\n'));
+    }
+
+    // Two Ctrl+C quit; the shell's screen comes back with one line to resume from.
+    terminal.keys('C-c');
+    await terminal.waitFor('Press Ctrl+C again to quit.');
+    terminal.keys('C-c');
+    const after = (await terminal.waitFor('[exited 0]')).trim().split('\n');
+    expect(after[0]).toMatch(/^Task [0-9a-f-]{36}\. Resume it with: a2a-harness chat/);
+    expect(after.at(-1)).toBe('[exited 0]');
+  }, 120_000);
+
+  it('Ctrl+C cancels a turn and the chat goes on; resize and paste do not break it', async () => {
+    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 90, rows: 24 });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.type(`tell me everything ${'and more '.repeat(60)}`);
+    terminal.keys('Enter');
+    await terminal.waitFor((s) => s.includes('working') && s.includes('This is the offline'));
+    terminal.keys('C-c');
+    await terminal.waitFor(/Turn canceled\. CancelTask ends the task/);
+    await terminal.waitFor(/goes on in\s+task [0-9a-f]{8}, a copy of this conversation made with/);
+
+    // Resizing redraws at the new size.
+    terminal.resize(60, 16);
+    await terminal.waitFor((s) => footer(s).startsWith('Enter send') && s.startsWith('◆'));
+    terminal.resize(110, 30);
+    await terminal.waitFor((s) => footer(s).startsWith('Enter send · / commands'));
+
+    // A paste arrives whole, line breaks and escape sequences and all: nothing is sent.
+    terminal.paste('first line\nsecond \u001b[31mred\u001b[0m line');
+    await terminal.waitFor('› first line\n  second red line');
+    terminal.keys('Enter');
+    await terminal.waitFor('I got 2 messages');
+    expect(terminal.screen()).not.toContain('[exited');
+  }, 120_000);
+
+  it('an agent without the extension: plain chat, no completion, no errors', async () => {
+    terminal = TmuxTerminal.start(cliCommand(['chat', plain.url]), { columns: 90, rows: 20 });
+    await terminal.waitFor('Connected to Plain echo agent. Type a message.', 60_000);
+    expect(footer(terminal.screen())).not.toContain('/ commands');
+    terminal.type('/help');
+    await terminal.waitFor('› /help');
+    expect(terminal.screen()).not.toContain('❯');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: /help');
+    expect(terminal.screen()).not.toMatch(/error|did not answer/i);
+  }, 120_000);
+});

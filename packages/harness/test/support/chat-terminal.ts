@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Whether tmux is installed (CI installs it; see .ci/run). */
+export function hasTmux(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The real CLI from source, as a shell command: `a2a-harness <args>`. */
+export function cliCommand(args: string[]): string {
+  const main = path.join(packageDir, 'src/cli/main.ts');
+  const quoted = [main, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`);
+  return `node --conditions=a2a-source --import tsx ${quoted.join(' ')}`;
+}
+
+/**
+ * A pseudo-terminal in its own tmux server (a socket of its own, so nothing
+ * else's sessions are touched), running one command. It stays open after the
+ * command ends, showing `[exited N]`, so what was left on screen can be read.
+ */
+export class TmuxTerminal {
+  private socketPath = '';
+
+  private constructor(private readonly socket: string) {}
+
+  static start(command: string, size: { columns: number; rows: number }): TmuxTerminal {
+    const terminal = new TmuxTerminal(`a2a-chat-${process.pid}-${Date.now().toString(36)}`);
+    terminal.tmux(
+      'new-session',
+      '-d',
+      '-x',
+      String(size.columns),
+      '-y',
+      String(size.rows),
+      '-c',
+      packageDir,
+      `${command}; echo "[exited $?]"; sleep 600`,
+    );
+    terminal.socketPath = terminal.tmux('display-message', '-p', '#{socket_path}').trim();
+    return terminal;
+  }
+
+  /** Keys by tmux name: `Enter`, `Tab`, `C-c`, `Up`, `PageUp`... */
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', ...keys);
+  }
+
+  /** Text typed literally, one key after another. */
+  type(text: string): void {
+    this.tmux('send-keys', '-l', text);
+  }
+
+  /** Text pasted in one go, as a terminal pastes: LF becomes CR. */
+  paste(text: string): void {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-paste-'));
+    const file = path.join(dir, 'paste.txt');
+    writeFileSync(file, text);
+    try {
+      this.tmux('load-buffer', file);
+      this.tmux('paste-buffer', '-d');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  resize(columns: number, rows: number): void {
+    this.tmux('resize-window', '-x', String(columns), '-y', String(rows));
+  }
+
+  /** The screen as text, one line per row. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p');
+  }
+
+  /** Polls the screen until `expected` shows (or `check` passes); fails with the screen. */
+  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000) {
+    const check =
+      typeof expected === 'function'
+        ? expected
+        : (screen: string) =>
+            typeof expected === 'string' ? screen.includes(expected) : expected.test(screen);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (check(screen)) return screen;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${screen}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Ends the tmux server and the command in it, and removes the socket tmux leaves behind. */
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // Already gone.
+    }
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+}
