@@ -72,6 +72,16 @@ describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
     expect(loaded?.history[1]?.taskId).toBe(task.id);
   });
 
+  it('keeps a task created with a long history (more rows than one statement may carry)', async () => {
+    const history = Array.from({ length: 10_000 }, (_, i) => message(`m${i}`));
+    const task = newTask(history);
+    await store.create(task, alice);
+    const loaded = await store.load(task.id, alice);
+    expect(loaded?.history).toHaveLength(10_000);
+    expect(texts(loaded).at(-1)).toBe('m9999');
+    expect(await store.historyEnd(task.id)).toBe(10_000);
+  });
+
   it('hides a task from another caller', async () => {
     const task = newTask([message('private')]);
     await store.create(task, alice);

@@ -27,6 +27,9 @@ export interface TaskChange {
   metadata?: (current: TaskMetadata) => TaskMetadata;
 }
 
+/** Rows a single INSERT carries (4 parameters each). */
+const INSERT_BATCH = 1000;
+
 /** How many of a save's newest messages are checked against the store; the SDK only appends. */
 const SAVE_TAIL = 100;
 
@@ -219,11 +222,19 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ): Promise<void> {
     if (messages.length === 0) return;
     const first = from ?? (await nextSeq(db, taskId));
-    await db
-      .insertInto(MESSAGES_TABLE)
-      .values(messages.map((message, i) => toRow(taskId, first + i, { ...message, taskId })))
-      .onConflict((conflict) => conflict.columns(['task_id', 'message_id']).doNothing())
-      .execute();
+    // SQLite allows 32,766 parameters a statement and PostgreSQL 65,535: long histories
+    // (a fork, an import) go in batches, all in the caller's transaction.
+    for (let start = 0; start < messages.length; start += INSERT_BATCH) {
+      await db
+        .insertInto(MESSAGES_TABLE)
+        .values(
+          messages
+            .slice(start, start + INSERT_BATCH)
+            .map((message, i) => toRow(taskId, first + start + i, { ...message, taskId })),
+        )
+        .onConflict((conflict) => conflict.columns(['task_id', 'message_id']).doNothing())
+        .execute();
+    }
   }
 
   private async readHistory(
