@@ -1,4 +1,4 @@
-import { Endpoint, sendCall, sequential, throughput, type Call } from '../lib/load.js';
+import { sendCall, sequential, throughput, type Call, type Endpoint } from '../lib/load.js';
 import { figure, percentile, type Figure } from '../lib/stats.js';
 
 export interface Subject {
