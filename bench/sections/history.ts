@@ -1,4 +1,5 @@
-import { Role, TaskState, type Message } from '@a2a-js/sdk';
+import { TaskState, type Message } from '@a2a-js/sdk';
+import { AGENT, newMessage, textPart, USER } from 'a2a-commands';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { HarnessTaskStore, openDatabase } from '../../packages/harness/src/store/index.js';
 
@@ -19,24 +20,13 @@ export async function seedHistories(
     const id = crypto.randomUUID();
     const contextId = crypto.randomUUID();
     const history: Message[] = Array.from({ length }, (_, i) => ({
+      ...newMessage({
+        role: i % 2 === 0 ? USER : AGENT,
+        parts: [textPart(`message ${i} of a long conversation, about as long as a chat line`)],
+        taskId: id,
+        contextId,
+      }),
       messageId: `seed-${i}`,
-      taskId: id,
-      contextId,
-      role: i % 2 === 0 ? Role.ROLE_USER : Role.ROLE_AGENT,
-      parts: [
-        {
-          content: {
-            $case: 'text',
-            value: `message ${i} of a long conversation, about as long as a chat line`,
-          },
-          mediaType: 'text/plain',
-          filename: '',
-          metadata: undefined,
-        },
-      ],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
     }));
     await store.create(
       {

@@ -1,25 +1,10 @@
 // A stand-in for an agent's real work: after a delay it answers "You said: ..." and waits for input.
-import { Role, TaskState, type Message, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { TaskState, type Message, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor } from '@a2a-js/sdk/server';
+import { AGENT, newMessage, textPart } from 'a2a-commands';
 
 function agentText(taskId: string, contextId: string, text: string): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    taskId,
-    contextId,
-    role: Role.ROLE_AGENT,
-    parts: [
-      {
-        content: { $case: 'text', value: text },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: undefined,
-      },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  return newMessage({ role: AGENT, parts: [textPart(text)], taskId, contextId });
 }
 
 function statusUpdate(

@@ -192,26 +192,28 @@ export class TurnHandler implements A2ARequestHandler {
   async endTurnsInFlight(note: string): Promise<void> {
     await Promise.all(
       this.queue.runningTurns().map(async (turn) => {
-        const context = this.contexts.get(turn);
         turn.abort.abort(new Error('shutdown'));
         const { waiting } = this.queue.drain(turn.taskId);
-        for (const queued of [turn, ...waiting]) {
-          if (!context) continue;
-          const head = await this.options.store.loadHead(turn.taskId, context);
-          if (!head) continue;
-          const message = noteMessage(turn.taskId, head.contextId, 'interrupted', note);
-          const ended = await this.options.store.update(turn.taskId, context, {
-            append: queued === turn ? [message] : [],
+        const context = this.contexts.get(turn);
+        const head = context && (await this.options.store.loadHead(turn.taskId, context));
+        const message = head && noteMessage(turn.taskId, head.contextId, 'interrupted', note);
+        const ended =
+          head &&
+          message &&
+          (await this.options.store.update(turn.taskId, context, {
+            append: [message],
             status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, message),
-          });
+          }));
+        // One note and one write per task; every stream waiting on it, running or queued, ends.
+        for (const each of [turn, ...waiting]) {
           if (ended) {
             const event = statusEvent(
               { id: turn.taskId, contextId: head.contextId },
               ended.status!,
             );
-            this.events.publish(turn.taskId, { event, turnId: queued.turnId, final: true });
+            this.events.publish(turn.taskId, { event, turnId: each.turnId, final: true });
           }
-          queued.finish();
+          each.finish();
         }
       }),
     );
