@@ -25,7 +25,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { parseCommand } from '../parse.js';
 import type { CommandRegistry } from '../registry.js';
 import type { CommandTaskStore } from './command-task-store.js';
-import { LiveStreams } from './live-streams.js';
+import { LiveStreams, type StreamRelay } from './live-streams.js';
 import { CommandRunner, type CommandOutcome } from './run-command.js';
 import type { TurnGate } from './turn-gate.js';
 
@@ -41,6 +41,12 @@ export interface CommandsRequestHandlerOptions {
   agentCard?: () => Promise<AgentCard>;
   onError?: (error: unknown, where: string) => void;
   signal?: AbortSignal;
+  /**
+   * Carries command replies to the streams other processes hold open on the
+   * task, when several serve the same store (SEMANTICS §3). What a relay
+   * receives goes to `live.deliver`.
+   */
+  relay?: StreamRelay;
 }
 
 /**
@@ -50,10 +56,11 @@ export interface CommandsRequestHandlerOptions {
  * streams open on the task.
  */
 export class CommandsRequestHandler implements A2ARequestHandler {
-  readonly live = new LiveStreams();
+  readonly live: LiveStreams;
   private readonly runner: CommandRunner;
 
   constructor(private readonly options: CommandsRequestHandlerOptions) {
+    this.live = new LiveStreams(options.relay);
     this.runner = new CommandRunner({
       store: options.store,
       live: this.live,

@@ -8,7 +8,7 @@ export { commandsContextBuilder } from './context-builder.js';
 export { CommandsTaskStore } from './sdk-task-store.js';
 export { type CommandTaskStore, type TaskHead, withoutReplyTags } from './command-task-store.js';
 export { TurnGate, TurnQueueFullError } from './turn-gate.js';
-export { LiveStreams, taskIdOfEvent } from './live-streams.js';
+export { LiveStreams, taskIdOfEvent, type StreamRelay } from './live-streams.js';
 export { CommandRunner, type CommandOutcome, type CommandRunnerOptions } from './run-command.js';
 export { replyMessage, replyMetadata, commandReplyEvent } from './reply.js';
 export { KeyedLock } from './keyed-lock.js';

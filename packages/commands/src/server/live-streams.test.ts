@@ -80,4 +80,25 @@ describe('LiveStreams: replies reach open streams without disturbing them (SEMAN
     await followed.return(undefined);
     expect(live.count('t')).toBe(0);
   });
+
+  it('hands every published event to the relay, and delivers what the relay brings back to local streams only', async () => {
+    const relayed: [string, unknown][] = [];
+    const here = new LiveStreams({ send: (taskId, event) => relayed.push([taskId, tagOf(event)]) });
+    const { stream, push } = manualStream();
+    const followed = here.follow(stream, 't');
+    push(taskEvent('t'));
+    await followed.next();
+
+    expect(here.publish('t', statusFor('t', 'from this process'))).toBe(1);
+    expect(tagOf((await followed.next()).value as StreamResponse)).toBe('from this process');
+    expect(here.publish('idle', statusFor('idle', 'nobody here'))).toBe(0);
+    expect(relayed).toEqual([
+      ['t', 'from this process'],
+      ['idle', 'nobody here'],
+    ]);
+
+    expect(here.deliver('t', statusFor('t', 'from another process'))).toBe(1);
+    expect(tagOf((await followed.next()).value as StreamResponse)).toBe('from another process');
+    expect(relayed).toHaveLength(2);
+  });
 });

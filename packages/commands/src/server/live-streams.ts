@@ -2,6 +2,16 @@ import type { StreamResponse } from '@a2a-js/sdk';
 
 type Sink = (event: StreamResponse) => void;
 
+/**
+ * Carries published events to the other processes that serve the same tasks
+ * (several instances behind a load balancer). Each of them hands what it
+ * receives to its own `LiveStreams.deliver`; the publisher delivers its own
+ * events locally, so a relay must not bring them back to it.
+ */
+export interface StreamRelay {
+  send(taskId: string, event: StreamResponse): void;
+}
+
 /** The task an SDK stream event belongs to. */
 export function taskIdOfEvent(event: StreamResponse): string | undefined {
   const payload = event.payload;
@@ -27,8 +37,19 @@ export function taskIdOfEvent(event: StreamResponse): string | undefined {
 export class LiveStreams {
   private readonly sinks = new Map<string, Set<Sink>>();
 
-  /** Delivers `event` to every stream open on the task; returns how many got it. */
+  constructor(private readonly relay?: StreamRelay) {}
+
+  /**
+   * Delivers `event` to every stream open on the task in this process, and
+   * through the relay to the other processes; returns how many local streams got it.
+   */
   publish(taskId: string, event: StreamResponse): number {
+    this.relay?.send(taskId, event);
+    return this.deliver(taskId, event);
+  }
+
+  /** Delivers `event` to the streams open on the task in this process only: what a relay received. */
+  deliver(taskId: string, event: StreamResponse): number {
     const sinks = this.sinks.get(taskId);
     if (!sinks) return 0;
     for (const sink of sinks) sink(event);
