@@ -203,6 +203,54 @@ describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
   });
 });
 
+it('on PostgreSQL, two processes writing one task lose nothing: their writes are ordered by the database', async () => {
+  // Two stores on two pools stand for two harness processes sharing the tables.
+  const url = testDatabaseUrl('postgres');
+  const [first, second] = await Promise.all([
+    openTestDatabase('postgres', url),
+    openTestDatabase('postgres', url),
+  ]);
+  try {
+    const one = new HarnessTaskStore(first.db);
+    const other = new HarnessTaskStore(second.db);
+    const task = newTask([]);
+    await one.create(task, alice);
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < 30; i++) {
+      writes.push(one.updateMetadata(task.id, (m) => ({ ...m, [`one${i}`]: i }), alice));
+      writes.push(other.updateMetadata(task.id, (m) => ({ ...m, [`other${i}`]: i }), alice));
+      writes.push(one.update(task.id, alice, { append: [message(`one ${i}`)] }));
+      writes.push(other.update(task.id, alice, { append: [message(`other ${i}`)] }));
+    }
+    await Promise.all(writes);
+    const loaded = await one.load(task.id, alice);
+    expect(Object.keys(loaded!.metadata!)).toHaveLength(60);
+    expect(new Set(texts(loaded)).size).toBe(60);
+  } finally {
+    await Promise.all([first.close(), second.close()]);
+  }
+});
+
+it('a change whose alongside write says no leaves the task as it was', async () => {
+  const database = await openTestDatabase('sqlite');
+  try {
+    const store = new HarnessTaskStore(database.db);
+    const task = newTask([message('first')]);
+    await store.create(task, alice);
+    const refused = await store.update(task.id, alice, {
+      append: [message('never stored')],
+      status: () => ({ state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: '' }),
+      alongside: async () => false,
+    });
+    expect(refused).toBeUndefined();
+    const loaded = await store.load(task.id, alice);
+    expect(texts(loaded)).toEqual(['first']);
+    expect(loaded?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+  } finally {
+    await database.close();
+  }
+});
+
 it('a fresh SQLite file is migrated on open, with no separate step', async () => {
   const database = await openTestDatabase('sqlite', testDatabaseUrl('sqlite'));
   try {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
 import { createMessagesTable, type MessagesTable } from './messages-table.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -38,12 +39,33 @@ export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+):[^@]*@/, '$1:***@');
 }
 
-/** Opens the database and brings its schema up to date: no separate migration step. */
-export async function openDatabase(url: string): Promise<HarnessDatabase> {
+/** The pool size of a PostgreSQL database; each instance also has one listening connection. */
+export const POSTGRES_POOL_SIZE = 10;
+
+/**
+ * Opens the database and brings its schema up to date: no separate migration step.
+ * `tables` are created too, after the harness's own.
+ */
+export async function openDatabase(
+  url: string,
+  tables: ((db: Kysely<any>) => Promise<void>)[] = [],
+): Promise<HarnessDatabase> {
   const kind = kindOf(url);
   await runSdkMigrations(url, kind);
   const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url);
-  await createMessagesTable(db);
+  const createTables = async (schema: Kysely<any>) => {
+    await createMessagesTable(schema);
+    for (const create of tables) await create(schema);
+  };
+  if (kind === 'postgres') {
+    // Instances started together would race on CREATE TABLE IF NOT EXISTS (it is not atomic).
+    await db.transaction().execute(async (trx) => {
+      await lockForTransaction(trx, LOCK_CLASS.schema, 'tables');
+      await createTables(trx);
+    });
+  } else {
+    await createTables(db);
+  }
   return { db, kind, url, close: () => db.destroy() };
 }
 
@@ -57,7 +79,7 @@ function openSqlite(url: string): Kysely<MessagesTable> {
 }
 
 function openPostgres(url: string): Kysely<MessagesTable> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
   return new Kysely({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -16,8 +16,9 @@ import {
   type CommandTaskStore,
   type TaskHead,
 } from 'a2a-commands/server';
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { noteMessage } from '../notes.js';
+import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
@@ -25,7 +26,16 @@ export interface TaskChange {
   append?: Message[];
   status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
   metadata?: (current: TaskMetadata) => TaskMetadata;
+  /**
+   * Runs first, in the same transaction: for writes that must happen with the
+   * change or not at all (a queued turn's row). Returning false leaves the task
+   * as it is, and `update` then returns undefined.
+   */
+  alongside?: AlongsideWrite;
 }
+
+/** A write made in a task change's transaction; false vetoes the change. */
+export type AlongsideWrite = (db: Kysely<any>) => Promise<boolean | void>;
 
 /** Rows a single INSERT carries (4 parameters each). */
 const INSERT_BATCH = 1000;
@@ -39,13 +49,19 @@ const SAVE_TAIL = 100;
  * scopes it; the history in an append-only table of its own. Every change to
  * a task is one transaction, in order, so a command's write and a turn's write
  * never lose each other, and none costs O(history).
+ *
+ * On PostgreSQL several processes may share the tables: each transaction then
+ * first takes the task's advisory lock, so that their writes to one task are
+ * ordered too (history sequence numbers are max + 1).
  */
 export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly lock = new KeyedLock();
   private readonly heads: DatabaseTaskStore;
+  private readonly shared: boolean;
 
   constructor(private readonly db: Kysely<MessagesTable>) {
     this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
+    this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
   /** The whole task, or its last `historyLength` messages. */
@@ -113,8 +129,9 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     });
   }
 
-  create(task: Task, context: ServerCallContext): Promise<void> {
+  create(task: Task, context: ServerCallContext, alongside?: AlongsideWrite): Promise<void> {
     return this.write(task.id, async (db, heads) => {
+      await alongside?.(db);
       // A new task's history starts at 0: no need to look for its end.
       await this.appendRows(db, task.id, task.history, 0);
       await heads.save(
@@ -133,6 +150,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return this.write(taskId, async (db, heads) => {
       const task = await heads.load(taskId, context);
       if (!task) return undefined;
+      if ((await change.alongside?.(db)) === false) return undefined;
       if (change.append?.length) await this.appendRows(db, taskId, change.append);
       if (change.status) task.status = change.status(task.status);
       if (change.metadata)
@@ -206,11 +224,13 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     taskId: string,
     change: (db: Kysely<MessagesTable>, heads: DatabaseTaskStore) => Promise<T>,
   ): Promise<T> {
+    // The in-process lock keeps a busy task's writers off the pool; the advisory lock orders processes.
     return this.lock.run(taskId, () =>
-      // The SDK's store works on any Kysely; its table types are its own business.
-      this.db
-        .transaction()
-        .execute((trx) => change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>))),
+      this.db.transaction().execute(async (trx) => {
+        if (this.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
+        // The SDK's store works on any Kysely; its table types are its own business.
+        return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
+      }),
     );
   }
 
@@ -258,7 +278,7 @@ function headOf(task: Task): TaskHead {
 }
 
 /** A call context that the SDK's store scopes to a stored task's owner. */
-function ownerContext(owner: string, tenant: string): ServerCallContext {
+export function ownerContext(owner: string, tenant: string): ServerCallContext {
   const user: User = {
     isAuthenticated: owner !== 'unknown',
     userName: owner === 'unknown' ? '' : owner,

@@ -3,7 +3,14 @@ export {
   databaseUrl,
   kindOf,
   redactUrl,
+  POSTGRES_POOL_SIZE,
   type HarnessDatabase,
   type DatabaseKind,
 } from './database.js';
-export { HarnessTaskStore, type TaskChange } from './harness-task-store.js';
+export {
+  HarnessTaskStore,
+  ownerContext,
+  type AlongsideWrite,
+  type TaskChange,
+} from './harness-task-store.js';
+export { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';

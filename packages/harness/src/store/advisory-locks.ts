@@ -1,0 +1,24 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * PostgreSQL advisory locks, in their two-key form: the first key names what
+ * is locked (a class of its own, so that other users of the database do not
+ * collide with the harness), the second is a hash of the id.
+ */
+export const LOCK_CLASS = {
+  /** One task's writes: held for one transaction. */
+  task: 0x41324101,
+  /** A running instance: held by its listening connection for as long as it lives. */
+  instance: 0x41324102,
+  /** Creating the harness's tables, when several instances start at once. */
+  schema: 0x41324103,
+} as const;
+
+/** Waits for the lock and holds it until the transaction `db` belongs to ends. */
+export async function lockForTransaction(
+  db: Kysely<any>,
+  lockClass: number,
+  id: string,
+): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${sql.lit(lockClass)}, hashtext(${id}))`.execute(db);
+}
