@@ -38,6 +38,12 @@ export function serveCommand(): Command {
       ).env('DATABASE_URL'),
     )
     .addOption(
+      new Option(
+        '--public-url <url>',
+        'the URL clients reach this server at, for the card (default: the listening address)',
+      ).env('HARNESS_PUBLIC_URL'),
+    )
+    .addOption(
       new Option('--log-level <level>', 'log level')
         .env('HARNESS_LOG_LEVEL')
         .default('info')
@@ -50,6 +56,7 @@ export function serveCommand(): Command {
         data: string;
         config?: string;
         databaseUrl?: string;
+        publicUrl?: string;
         logLevel: string;
       }) => {
         const logger = createLogger(options.logLevel);
@@ -59,6 +66,7 @@ export function serveCommand(): Command {
             port: options.port,
             dataDir: options.data,
             databaseUrl: options.databaseUrl,
+            publicUrl: options.publicUrl,
             config: loadConfig(options.config),
             logger,
           });
