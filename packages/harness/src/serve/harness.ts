@@ -83,7 +83,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     signal: shutdown.signal,
     onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
   });
-  registerBuiltins(registry, { catalog, registry, store, turns: turns.queue });
+  registerBuiltins(registry, { catalog, registry, store, turns: turns.scheduler });
 
   const cwd = options.cwd ?? process.cwd();
   // Made now so that it is watched: files dropped in later show in the card at once.

@@ -33,7 +33,11 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
       events.publish(taskId, { event, turnId, final });
 
     if (head.status?.state !== TaskState.TASK_STATE_WORKING) {
-      await store.update(taskId, context, { status: () => status(TaskState.TASK_STATE_WORKING) });
+      const started = await store.update(taskId, context, {
+        status: () => status(TaskState.TASK_STATE_WORKING),
+        alongside: turn.fence,
+      });
+      if (!started) return;
     }
     publish(statusEvent(task, status(TaskState.TASK_STATE_WORKING)));
 
@@ -73,6 +77,7 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
     if (turn.abort.signal.aborted) return;
 
     const ended = await store.update(taskId, context, {
+      alongside: turn.fence,
       append: [answer.message],
       status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, answer.message),
       metadata: (metadata) => {

@@ -15,12 +15,36 @@ export interface EventSubscription extends AsyncIterable<TaskEvent> {
   close(): void;
 }
 
-/** In-process fan-out of turn events to the streams open on each task. */
+/**
+ * Carries turn events to the other processes serving the same tasks; what
+ * they receive goes to their own `deliver`, never back to the publisher.
+ */
+export interface TaskEventRelay {
+  send(taskId: string, event: TaskEvent): void;
+}
+
+/**
+ * Fan-out of turn events to the streams open on each task: in process, and
+ * through the relay (when there is one) to the streams other processes hold.
+ */
 export class TaskEvents {
   private readonly listeners = new Map<string, Set<Listener>>();
 
+  constructor(private readonly relay?: TaskEventRelay) {}
+
   publish(taskId: string, event: TaskEvent): void {
+    this.relay?.send(taskId, event);
+    this.deliver(taskId, event);
+  }
+
+  /** To this process's streams only: what the relay brought from another process. */
+  deliver(taskId: string, event: TaskEvent): void {
     for (const listener of this.listeners.get(taskId) ?? []) listener(event);
+  }
+
+  /** Whether a stream of this process is open on the task. */
+  watched(taskId: string): boolean {
+    return this.listeners.has(taskId);
   }
 
   subscribe(taskId: string): EventSubscription {

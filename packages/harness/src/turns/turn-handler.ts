@@ -29,11 +29,12 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
-import { noteMessage } from '../notes.js';
 import type { HarnessTaskStore } from '../store/index.js';
-import { TaskEvents } from './task-events.js';
-import { status, statusEvent, taskEvent, TERMINAL_STATES } from './turn-events.js';
-import { newTurn, TurnQueue, type Turn } from './turn-queue.js';
+import { LocalTurns } from './local-turns.js';
+import { TaskEvents, type EventSubscription } from './task-events.js';
+import { status, taskEvent, TERMINAL_STATES } from './turn-events.js';
+import type { Turn } from './turn-queue.js';
+import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
 
 export interface TurnHandlerOptions {
   store: HarnessTaskStore;
@@ -43,12 +44,17 @@ export interface TurnHandlerOptions {
   logger: Logger;
   /** Ordinary messages allowed to wait behind a running turn, per task. */
   maxQueuedPerTask?: number;
+  /** Where turns wait and run; in this process by default. */
+  scheduler?: (deps: SchedulerDeps) => TurnScheduler;
 }
 
 interface Accepted {
   head: TaskHead;
   message: Message;
-  turn: Turn;
+  /** The task's events from before the message was stored: none of its turn's is missed. */
+  events: EventSubscription;
+  /** Settles when the turn has ended, when that is known in this process. */
+  done: Promise<void>;
 }
 
 /**
@@ -59,12 +65,16 @@ interface Accepted {
  */
 export class TurnHandler implements A2ARequestHandler {
   readonly events: TaskEvents;
-  readonly queue: TurnQueue;
-  private readonly contexts = new WeakMap<Turn, ServerCallContext>();
+  readonly scheduler: TurnScheduler;
 
   constructor(private readonly options: TurnHandlerOptions) {
     this.events = options.events ?? new TaskEvents();
-    this.queue = new TurnQueue((turn) => this.run(turn));
+    const deps: SchedulerDeps = {
+      store: options.store,
+      events: this.events,
+      run: (turn, context) => this.run(turn, context),
+    };
+    this.scheduler = options.scheduler?.(deps) ?? new LocalTurns(deps);
   }
 
   getAgentCard(): Promise<AgentCard> {
@@ -75,11 +85,16 @@ export class TurnHandler implements A2ARequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    const { head, message, turn } = await this.accept(params, context);
-    if (params.configuration?.returnImmediately) {
-      return { ...head, history: [message], artifacts: [] };
+    const { head, message, events, done } = await this.accept(params, context);
+    try {
+      if (params.configuration?.returnImmediately) {
+        return { ...head, history: [message], artifacts: [] };
+      }
+      // The turn may run in another process: its final event says it has ended.
+      await Promise.race([done, finalEventOf(events, message.messageId)]);
+    } finally {
+      events.close();
     }
-    await turn.done;
     return this.turnResult(head.id, message, context);
   }
 
@@ -87,14 +102,12 @@ export class TurnHandler implements A2ARequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const subscription = { current: undefined as ReturnType<TaskEvents['subscribe']> | undefined };
-    const { head, message, turn } = await this.accept(params, context, subscription);
-    const events = subscription.current!;
+    const { head, message, events } = await this.accept(params, context);
     try {
       yield taskEvent({ ...head, history: [message], artifacts: [] });
       for await (const { event, turnId, final } of events) {
         // A stream carries its own turn; SubscribeToTask carries every turn.
-        if (turnId !== turn.turnId) continue;
+        if (turnId !== message.messageId) continue;
         yield event;
         if (final) return;
       }
@@ -173,50 +186,18 @@ export class TurnHandler implements A2ARequestHandler {
     if (state === TaskState.TASK_STATE_CANCELED) return this.getTask({ tenant: '', id }, context);
     if (TERMINAL_STATES.has(state))
       throw new TaskNotCancelableError(`Task ${id} has already ended.`);
-    const { running, waiting } = this.queue.drain(id);
-    running?.abort.abort(new Error('canceled'));
-    for (const turn of waiting) turn.abort.abort(new Error('canceled'));
-    const ended = await this.options.store.update(id, context, {
-      status: () => status(TaskState.TASK_STATE_CANCELED),
-    });
-    const finalEvent = statusEvent({ id, contextId: head.contextId }, ended!.status!);
-    this.events.publish(id, { event: finalEvent, turnId: running?.turnId ?? '', final: true });
-    for (const turn of waiting) {
-      this.events.publish(id, { event: finalEvent, turnId: turn.turnId, final: true });
-      turn.finish();
-    }
+    await this.scheduler.cancel({ id, contextId: head.contextId }, (alongside) =>
+      this.options.store.update(id, context, {
+        status: () => status(TaskState.TASK_STATE_CANCELED),
+        alongside,
+      }),
+    );
     return this.getTask({ tenant: '', id }, context);
   }
 
-  /** Shutdown: every turn in flight ends in input-required with a note, and is stored so. */
-  async endTurnsInFlight(note: string): Promise<void> {
-    await Promise.all(
-      this.queue.runningTurns().map(async (turn) => {
-        turn.abort.abort(new Error('shutdown'));
-        const { waiting } = this.queue.drain(turn.taskId);
-        const context = this.contexts.get(turn);
-        const head = context && (await this.options.store.loadHead(turn.taskId, context));
-        const message = head && noteMessage(turn.taskId, head.contextId, 'interrupted', note);
-        const ended =
-          head &&
-          message &&
-          (await this.options.store.update(turn.taskId, context, {
-            append: [message],
-            status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, message),
-          }));
-        // One note and one write per task; every stream waiting on it, running or queued, ends.
-        for (const each of [turn, ...waiting]) {
-          if (ended) {
-            const event = statusEvent(
-              { id: turn.taskId, contextId: head.contextId },
-              ended.status!,
-            );
-            this.events.publish(turn.taskId, { event, turnId: each.turnId, final: true });
-          }
-          each.finish();
-        }
-      }),
-    );
+  /** Shutdown: every turn in flight here ends in input-required with a note, and is stored so. */
+  endTurnsInFlight(note: string): Promise<void> {
+    return this.scheduler.endTurnsInFlight(note);
   }
 
   getAuthenticatedExtendedAgentCard(
@@ -258,9 +239,7 @@ export class TurnHandler implements A2ARequestHandler {
     );
   }
 
-  private async run(turn: Turn): Promise<void> {
-    const context = this.contexts.get(turn);
-    if (!context) return;
+  private async run(turn: Turn, context: ServerCallContext): Promise<void> {
     try {
       await this.options.runTurn(turn, context);
     } catch (error) {
@@ -272,62 +251,69 @@ export class TurnHandler implements A2ARequestHandler {
   }
 
   /** Checks the message, stores it, and queues its turn. Nothing is stored when a check fails. */
-  private async accept(
-    params: SendMessageRequest,
-    context: ServerCallContext,
-    subscription?: { current?: ReturnType<TaskEvents['subscribe']> },
-  ): Promise<Accepted> {
+  private async accept(params: SendMessageRequest, context: ServerCallContext): Promise<Accepted> {
     const incoming = checkMessage(params.message);
     const { store } = this.options;
     let head: TaskHead | undefined;
     let message: Message;
-    if (incoming.taskId) {
-      const taskId = requireTaskId(incoming.taskId);
-      head = await store.loadHead(taskId, context);
-      if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-      if (TERMINAL_STATES.has(head.status?.state ?? 0)) {
-        throw new UnsupportedOperationError(
-          `Task ${taskId} has ended (${TaskState[head.status!.state]}); start a new task to go on.`,
+    let events: EventSubscription | undefined;
+    try {
+      if (incoming.taskId) {
+        const taskId = requireTaskId(incoming.taskId);
+        head = await store.loadHead(taskId, context);
+        if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+        if (TERMINAL_STATES.has(head.status?.state ?? 0)) {
+          throw new UnsupportedOperationError(
+            `Task ${taskId} has ended (${TaskState[head.status!.state]}); start a new task to go on.`,
+          );
+        }
+        if (incoming.contextId && incoming.contextId !== head.contextId) {
+          throw new RequestMalformedError(
+            `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
+          );
+        }
+        const limit = this.options.maxQueuedPerTask ?? Infinity;
+        const busy = await this.scheduler.busy(taskId);
+        if (busy && (await this.scheduler.queued(taskId)) >= limit) {
+          throw new UnsupportedOperationError(
+            `Task ${taskId} already has ${limit} messages waiting for the model; wait for the current turn to finish.`,
+          );
+        }
+        message = { ...incoming, taskId, contextId: head.contextId };
+        const request = { taskId, turnId: message.messageId };
+        events = this.events.subscribe(taskId);
+        head = await store.update(taskId, context, {
+          append: [message],
+          status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
+          alongside: this.scheduler.recordWrite(request, context),
+        });
+        if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+      } else {
+        const id = crypto.randomUUID();
+        const contextId = incoming.contextId || crypto.randomUUID();
+        message = { ...incoming, taskId: id, contextId };
+        const task: Task = {
+          id,
+          contextId,
+          status: status(TaskState.TASK_STATE_WORKING),
+          history: [message],
+          artifacts: [],
+          metadata: {},
+        };
+        events = this.events.subscribe(id);
+        await store.create(
+          task,
+          context,
+          this.scheduler.recordWrite({ taskId: id, turnId: message.messageId }, context),
         );
+        head = { id, contextId, status: task.status, metadata: {} };
       }
-      if (incoming.contextId && incoming.contextId !== head.contextId) {
-        throw new RequestMalformedError(
-          `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
-        );
-      }
-      const limit = this.options.maxQueuedPerTask ?? Infinity;
-      if (this.queue.busy(taskId) && this.queue.queued(taskId) >= limit) {
-        throw new UnsupportedOperationError(
-          `Task ${taskId} already has ${limit} messages waiting for the model; wait for the current turn to finish.`,
-        );
-      }
-      message = { ...incoming, taskId, contextId: head.contextId };
-      const busy = this.queue.busy(taskId);
-      head = await store.update(taskId, context, {
-        append: [message],
-        status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
-      });
-      if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-    } else {
-      const id = crypto.randomUUID();
-      const contextId = incoming.contextId || crypto.randomUUID();
-      message = { ...incoming, taskId: id, contextId };
-      const task: Task = {
-        id,
-        contextId,
-        status: status(TaskState.TASK_STATE_WORKING),
-        history: [message],
-        artifacts: [],
-        metadata: {},
-      };
-      await store.create(task, context);
-      head = { id, contextId, status: task.status, metadata: {} };
+    } catch (error) {
+      events?.close();
+      throw error;
     }
-    const turn = newTurn(head.id, message.messageId);
-    this.contexts.set(turn, context);
-    if (subscription) subscription.current = this.events.subscribe(head.id);
-    this.queue.enqueue(turn);
-    return { head, message, turn };
+    const done = this.scheduler.start({ taskId: head.id, turnId: message.messageId }, context);
+    return { head, message, events, done };
   }
 
   /** SendMessage's Task: the head after the turn, with this turn's exchange as its history. */
@@ -341,6 +327,11 @@ export class TurnHandler implements A2ARequestHandler {
     const answer = task.status?.message;
     return { ...task, history: answer ? [message, answer] : [message] };
   }
+}
+
+/** Settles when the turn's last event arrives, from this process or another. */
+async function finalEventOf(events: EventSubscription, turnId: string): Promise<void> {
+  for await (const event of events) if (event.turnId === turnId && event.final) return;
 }
 
 function requireTaskId(id: string | undefined): string {

@@ -1,3 +1,5 @@
+import type { AlongsideWrite } from '../store/index.js';
+
 /** One queued or running model turn. */
 export interface Turn {
   taskId: string;
@@ -7,12 +9,17 @@ export interface Turn {
   /** Settles when the turn's last event has been published. */
   done: Promise<void>;
   finish(): void;
+  /**
+   * Made with each of the turn's writes; vetoes them once the turn is no
+   * longer this process's to run (canceled or taken over elsewhere).
+   */
+  fence?: AlongsideWrite;
 }
 
-export function newTurn(taskId: string, turnId: string): Turn {
+export function newTurn(taskId: string, turnId: string, fence?: AlongsideWrite): Turn {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
-  return { taskId, turnId, abort: new AbortController(), done, finish };
+  return { taskId, turnId, abort: new AbortController(), done, finish, fence };
 }
 
 /**

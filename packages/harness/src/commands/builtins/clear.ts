@@ -34,7 +34,7 @@ export const clearCommand: BuiltinCommand = (services) => ({
       };
     }
     await updateMetadata((metadata) => withSettings(metadata, { contextStart: kept }));
-    const running = services.turns.busy(task.id)
+    const running = (await services.turns.busy(task.id))
       ? ' A model turn already running keeps the context it started with.'
       : '';
     return {

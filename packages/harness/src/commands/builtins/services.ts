@@ -7,10 +7,10 @@ export interface CommandServices {
   catalog: ModelCatalog;
   registry: CommandRegistry;
   store: HarnessTaskStore;
-  /** The per-task turn queue, read-only. */
+  /** The per-task turn queue, read-only; it may live in the database, shared by several processes. */
   turns: {
-    queued(taskId: string): number;
-    busy(taskId: string): boolean;
+    queued(taskId: string): Promise<number>;
+    busy(taskId: string): Promise<boolean>;
   };
 }
 

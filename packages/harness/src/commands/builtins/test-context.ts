@@ -122,7 +122,10 @@ export function fakeServices(options: FakeServicesOptions = {}): CommandServices
     catalog: options.catalog ?? stubCatalog(),
     registry: new CommandRegistry(),
     store: options.store ?? stubStore().store,
-    turns: { queued: () => options.queued ?? 0, busy: () => options.busy ?? false },
+    turns: {
+      queued: async () => options.queued ?? 0,
+      busy: async () => options.busy ?? false,
+    },
   };
   if (options.register !== false) registerBuiltins(services.registry, services);
   return services;

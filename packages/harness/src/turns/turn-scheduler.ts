@@ -1,0 +1,49 @@
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { TaskHead } from 'a2a-commands/server';
+import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
+import type { TaskEvents } from './task-events.js';
+import type { Turn } from './turn-queue.js';
+
+/** A turn as the request that asked for it knows it. */
+export interface TurnRequest {
+  taskId: string;
+  /** The id of the user message it answers. */
+  turnId: string;
+}
+
+/** What a scheduler is given to run turns with. */
+export interface SchedulerDeps {
+  store: HarnessTaskStore;
+  events: TaskEvents;
+  /** One model turn; never throws. */
+  run(turn: Turn, context: ServerCallContext): Promise<void>;
+}
+
+/** Writes the canceled state, with `alongside` in the same transaction. */
+export type CancelWrite = (alongside?: AlongsideWrite) => Promise<TaskHead | undefined>;
+
+/**
+ * Where turns wait and run. SEMANTICS §4: per task one turn at a time, in
+ * arrival order, none lost. `LocalTurns` keeps them in this process;
+ * `ClusterTurns` keeps them in PostgreSQL for processes sharing it.
+ */
+export interface TurnScheduler {
+  /** Whether a turn runs on the task now. */
+  busy(taskId: string): Promise<boolean>;
+  /** How many turns wait behind the running one. */
+  queued(taskId: string): Promise<number>;
+  /** What must be written with the turn's message, in its transaction, if anything. */
+  recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite | undefined;
+  /**
+   * Called once the message is stored: the turn runs when its time comes.
+   * Resolves when its last event has been published.
+   */
+  start(turn: TurnRequest, context: ServerCallContext): Promise<void>;
+  /**
+   * CancelTask: the waiting turns are dropped, the running one is aborted, the
+   * canceled state is written with `end`, and every one of them gets its final event.
+   */
+  cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void>;
+  /** Shutdown: every turn running here ends in input-required with `note`. */
+  endTurnsInFlight(note: string): Promise<void>;
+}
