@@ -3,11 +3,12 @@ import path from 'node:path';
 import { CommandRegistry, CommandsCard } from 'a2a-commands';
 import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
 import type { Logger } from 'pino';
+import { Cluster, createClusterTables } from '../cluster/index.js';
 import { registerBuiltins } from '../commands/builtins/index.js';
 import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
 import type { HarnessConfig } from '../config/config.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
-import { openDatabase, databaseUrl, redactUrl, HarnessTaskStore } from '../store/index.js';
+import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { TaskEvents } from '../turns/task-events.js';
 import { TurnHandler } from '../turns/turn-handler.js';
 import { turnRunner } from '../turns/run-turn.js';
@@ -56,24 +57,40 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     fetch: options.fetch,
   });
   const url = databaseUrl(options.dataDir, options.databaseUrl);
-  const database = await openDatabase(url);
+  // On PostgreSQL, instances may share the database: see docs/scaling.md.
+  const shared = kindOf(url) === 'postgres';
+  const database = await openDatabase(url, shared ? [createClusterTables] : []);
   logger.info({ database: redactUrl(url) }, 'database ready');
   const store = new HarnessTaskStore(database.db);
-  const interrupted = await store.endInterruptedTurns(INTERRUPTED_BY_RESTART);
-  if (interrupted.length > 0)
-    logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
+  const cluster = shared
+    ? await Cluster.join({
+        url,
+        db: database.db,
+        logger,
+        interruptedNote: INTERRUPTED_BY_RESTART,
+      })
+    : undefined;
+  if (cluster)
+    logger.info({ instance: cluster.instanceId }, 'joined the instances on this database');
+  else {
+    // One process per SQLite file: whatever was working when it stopped was interrupted.
+    const interrupted = await store.endInterruptedTurns(INTERRUPTED_BY_RESTART);
+    if (interrupted.length > 0)
+      logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
+  }
 
   const registry = new CommandRegistry();
   const card = new CommandsCard(baseAgentCard(options.publicUrl, config.name), registry);
   const shutdown = new AbortController();
 
-  const events = new TaskEvents();
+  const events = new TaskEvents(cluster?.turnRelay);
   const turns = new TurnHandler({
     store,
     events,
     agentCard: card.provider,
     runTurn: turnRunner({ store, catalog, events, logger }),
     logger,
+    scheduler: cluster?.scheduler,
   });
   const requestHandler = new CommandsRequestHandler({
     inner: turns,
@@ -82,7 +99,15 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     agentCard: card.provider,
     signal: shutdown.signal,
     onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
+    relay: cluster?.replyRelay,
   });
+  if (cluster) {
+    cluster.deliverTo(events, requestHandler.live);
+    // Only the turns of instances that are gone: the others are running theirs.
+    const interrupted = await cluster.start();
+    if (interrupted.length > 0)
+      logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
+  }
   registerBuiltins(registry, { catalog, registry, store, turns: turns.scheduler });
 
   const cwd = options.cwd ?? process.cwd();
@@ -112,6 +137,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     async close() {
       shutdown.abort();
       await turns.endTurnsInFlight(INTERRUPTED_BY_SHUTDOWN);
+      await cluster?.close();
       await custom.close();
       await database.close();
     },

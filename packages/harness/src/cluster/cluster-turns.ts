@@ -1,0 +1,368 @@
+import { TaskState } from '@a2a-js/sdk';
+import { resolveUserScope, type ServerCallContext } from '@a2a-js/sdk/server';
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { noteMessage } from '../notes.js';
+import {
+  LOCK_CLASS,
+  lockForTransaction,
+  ownerContext,
+  type AlongsideWrite,
+} from '../store/index.js';
+import { status, statusEvent } from '../turns/turn-events.js';
+import { newTurn, type Turn } from '../turns/turn-queue.js';
+import type {
+  CancelWrite,
+  SchedulerDeps,
+  TurnRequest,
+  TurnScheduler,
+} from '../turns/turn-scheduler.js';
+import type { PgEventBus } from './event-bus.js';
+import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
+
+/** Stored event bodies older than this are deleted; listeners read them within milliseconds. */
+const PRUNE_EVERY_MS = 60_000;
+
+export interface ClusterTurnsOptions extends SchedulerDeps {
+  db: Kysely<any>;
+  bus: PgEventBus;
+  logger: Logger;
+  /** The note a turn gets when the instance running it died. */
+  interruptedNote: string;
+}
+
+/**
+ * Turns queued in PostgreSQL, for instances sharing it (SEMANTICS §4 across
+ * processes). A message's turn is a row written with the message. Any
+ * instance may claim a task's oldest waiting turn, but only while none of
+ * that task's turns runs: claims are made under the task's advisory lock, so
+ * one turn per task runs at a time, wherever it runs. The instance that ran a
+ * turn claims the next one of its task. A turn's writes are fenced by its row:
+ * once the row is gone (canceled, or ended by another instance that found this
+ * one dead), the turn can no longer write.
+ */
+export class ClusterTurns implements TurnScheduler {
+  private readonly db: Kysely<ClusterTables>;
+  private readonly me: string;
+  /** Turns running in this process, by task. */
+  private readonly running = new Map<string, Turn>();
+  /** Tasks whose claim loop runs here, and whether to look again before it stops. */
+  private readonly loops = new Map<string, { again: boolean }>();
+  private closing = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  private lastPrune = 0;
+
+  constructor(private readonly options: ClusterTurnsOptions) {
+    this.db = options.db as Kysely<ClusterTables>;
+    this.me = options.bus.instanceId;
+    options.bus.on('cancel', ({ taskId, turnId }) => {
+      const turn = this.running.get(taskId);
+      if (turn?.turnId === turnId) turn.abort.abort(new Error('canceled'));
+    });
+    options.bus.on('queued', ({ taskId }) => this.claimLoop(taskId));
+  }
+
+  async busy(taskId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select('id')
+      .where('task_id', '=', taskId)
+      .where('instance', 'is not', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async queued(taskId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select(sql<string>`count(*)`.as('count'))
+      .where('task_id', '=', taskId)
+      .where('instance', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite {
+    return async (db) => {
+      await (db as Kysely<ClusterTables>)
+        .insertInto(TURNS_TABLE)
+        .values({
+          task_id: turn.taskId,
+          turn_id: turn.turnId,
+          owner: resolveUserScope(context),
+          tenant: context.tenant ?? '',
+          instance: null,
+        })
+        .execute();
+    };
+  }
+
+  start(turn: TurnRequest): Promise<void> {
+    this.claimLoop(turn.taskId);
+    // Wherever the turn runs, its final event reaches the caller through the bus.
+    return new Promise(() => undefined);
+  }
+
+  async cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void> {
+    let dropped: Pick<TurnRow, 'turn_id' | 'instance'>[] = [];
+    const ended = await end(async (db) => {
+      dropped = await (db as Kysely<ClusterTables>)
+        .deleteFrom(TURNS_TABLE)
+        .where('task_id', '=', task.id)
+        .returning(['turn_id', 'instance'])
+        .execute();
+    });
+    const running = dropped.find((row) => row.instance !== null);
+    if (running?.instance === this.me) {
+      this.running.get(task.id)?.abort.abort(new Error('canceled'));
+    } else if (running) {
+      this.options.bus.send({ kind: 'cancel', taskId: task.id, turnId: running.turn_id });
+    }
+    if (!ended) return;
+    const finalEvent = statusEvent(task, ended.status!);
+    const { events } = this.options;
+    // SubscribeToTask streams end on the canceled state even when no turn ran.
+    events.publish(task.id, { event: finalEvent, turnId: running?.turn_id ?? '', final: true });
+    for (const row of dropped) {
+      if (row !== running) {
+        events.publish(task.id, { event: finalEvent, turnId: row.turn_id, final: true });
+      }
+    }
+  }
+
+  /** Sweeps every `intervalMs`; `onEnded` hears of the tasks whose turns a sweep ended. */
+  startSweeping(intervalMs: number, onEnded: (taskIds: string[]) => void): void {
+    this.sweeper = setInterval(() => {
+      if (this.sweeping) return;
+      this.sweeping = true;
+      this.sweep()
+        .then((ended) => ended.length > 0 && onEnded(ended))
+        .catch((error: unknown) =>
+          this.options.logger.error({ err: error }, 'cluster: sweep failed'),
+        )
+        .finally(() => (this.sweeping = false));
+    }, intervalMs);
+    this.sweeper.unref();
+  }
+
+  /** Shutdown: turns running here end with `note`; their waiting turns are left for the others. */
+  async endTurnsInFlight(note: string): Promise<void> {
+    this.closing = true;
+    clearInterval(this.sweeper);
+    await Promise.all(
+      [...this.running.values()].map(async (turn) => {
+        turn.abort.abort(new Error('shutdown'));
+        await this.endInterrupted(turn.taskId, turn.turnId, this.me, note);
+        this.options.bus.send({ kind: 'queued', taskId: turn.taskId });
+      }),
+    );
+  }
+
+  /**
+   * Ends the turns of instances that died (their lock is free), as a restart
+   * does for one instance, then runs what waits behind them; claims waiting
+   * turns nobody runs. Returns the tasks whose turns it ended.
+   */
+  async sweep(): Promise<string[]> {
+    if (this.closing) return [];
+    const ended: string[] = [];
+    const owners = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select('instance')
+      .distinct()
+      .where('instance', 'is not', null)
+      .where('instance', '!=', this.me)
+      .execute();
+    for (const { instance } of owners) {
+      ended.push(...(await this.recoverIfDead(instance!)));
+    }
+    const orphans = await this.db
+      .selectFrom(`${TURNS_TABLE} as waiting`)
+      .select('waiting.task_id')
+      .distinct()
+      .where('waiting.instance', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom(`${TURNS_TABLE} as running`)
+              .select('running.id')
+              .whereRef('running.task_id', '=', 'waiting.task_id')
+              .where('running.instance', 'is not', null),
+          ),
+        ),
+      )
+      .execute();
+    for (const { task_id } of orphans) this.claimLoop(task_id);
+    if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await this.options.bus.prune(PRUNE_EVERY_MS);
+    }
+    return ended;
+  }
+
+  private async recoverIfDead(instance: string): Promise<string[]> {
+    // The lock is free only when its instance's listening connection is gone. Holding it
+    // while recovering keeps two survivors from ending the same turns.
+    return this.db.connection().execute(async (connection) => {
+      const probe = await sql<{
+        dead: boolean;
+      }>`select pg_try_advisory_lock(${sql.lit(LOCK_CLASS.instance)}, hashtext(${instance})) as dead`.execute(
+        connection,
+      );
+      if (!probe.rows[0]?.dead) return [];
+      try {
+        const rows = await this.db
+          .selectFrom(TURNS_TABLE)
+          .select(['task_id', 'turn_id'])
+          .where('instance', '=', instance)
+          .execute();
+        const ended: string[] = [];
+        for (const row of rows) {
+          if (
+            await this.endInterrupted(
+              row.task_id,
+              row.turn_id,
+              instance,
+              this.options.interruptedNote,
+            )
+          )
+            ended.push(row.task_id);
+          this.claimLoop(row.task_id);
+        }
+        return ended;
+      } finally {
+        await sql`select pg_advisory_unlock(${sql.lit(LOCK_CLASS.instance)}, hashtext(${instance}))`.execute(
+          connection,
+        );
+      }
+    });
+  }
+
+  /**
+   * Ends a turn `instance` ran and can no longer finish: input-required with
+   * `note`, unless it had already written its answer, and its row goes.
+   * Every stream waiting for it gets the final event. True when a note was written.
+   */
+  private async endInterrupted(
+    taskId: string,
+    turnId: string,
+    instance: string,
+    note: string,
+  ): Promise<boolean> {
+    const { store, events } = this.options;
+    const row = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select(['owner', 'tenant'])
+      .where('task_id', '=', taskId)
+      .where('turn_id', '=', turnId)
+      .executeTakeFirst();
+    if (!row) return false;
+    const context = ownerContext(row.owner, row.tenant);
+    const head = await store.loadHead(taskId, context);
+    const removeRow: AlongsideWrite = async (db) => {
+      const deleted = await (db as Kysely<ClusterTables>)
+        .deleteFrom(TURNS_TABLE)
+        .where('task_id', '=', taskId)
+        .where('turn_id', '=', turnId)
+        .where('instance', '=', instance)
+        .returning('id')
+        .execute();
+      return deleted.length > 0;
+    };
+    if (!head || head.status?.state !== TaskState.TASK_STATE_WORKING) {
+      // Its answer is stored (or the task is gone): only the row is left to remove.
+      await this.inTaskTransaction(taskId, removeRow);
+      return false;
+    }
+    const message = noteMessage(taskId, head.contextId, 'interrupted', note);
+    const ended = await store.update(taskId, context, {
+      alongside: removeRow,
+      append: [message],
+      status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, message),
+    });
+    if (!ended) return false;
+    const event = statusEvent({ id: taskId, contextId: head.contextId }, ended.status!);
+    events.publish(taskId, { event, turnId, final: true });
+    return true;
+  }
+
+  /** Claims and runs the task's waiting turns here, one after another, while it gets them. */
+  private claimLoop(taskId: string): void {
+    const loop = this.loops.get(taskId);
+    if (loop) {
+      loop.again = true;
+      return;
+    }
+    if (this.closing) return;
+    const state = { again: false };
+    this.loops.set(taskId, state);
+    void (async () => {
+      try {
+        for (;;) {
+          state.again = false;
+          const row = this.closing ? undefined : await this.claim(taskId);
+          if (row) await this.runClaimed(row);
+          else if (!state.again) return;
+        }
+      } catch (error) {
+        this.options.logger.error({ err: error, taskId }, 'cluster: claiming a turn failed');
+      } finally {
+        this.loops.delete(taskId);
+      }
+    })();
+  }
+
+  /** The task's oldest waiting turn, now this instance's; none while one of its turns runs. */
+  private claim(taskId: string): Promise<TurnRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockForTransaction(trx, LOCK_CLASS.task, taskId);
+      const turns = await trx
+        .selectFrom(TURNS_TABLE)
+        .selectAll()
+        .where('task_id', '=', taskId)
+        .orderBy('id')
+        .execute();
+      const next = turns[0];
+      if (!next || next.instance !== null || turns.some((t) => t.instance !== null))
+        return undefined;
+      await trx
+        .updateTable(TURNS_TABLE)
+        .set({ instance: this.me })
+        .where('id', '=', next.id)
+        .execute();
+      return { ...next, instance: this.me } as TurnRow;
+    });
+  }
+
+  private async runClaimed(row: TurnRow): Promise<void> {
+    const fence: AlongsideWrite = async (db) =>
+      (await (db as Kysely<ClusterTables>)
+        .selectFrom(TURNS_TABLE)
+        .select('id')
+        .where('id', '=', row.id)
+        .where('instance', '=', this.me)
+        .executeTakeFirst()) !== undefined;
+    const turn = newTurn(row.task_id, row.turn_id, fence);
+    // The caller's scope, as stored with the turn: the turn may not run where it was asked for.
+    const context = ownerContext(row.owner, row.tenant);
+    this.running.set(row.task_id, turn);
+    try {
+      await this.options.run(turn, context);
+    } finally {
+      this.running.delete(row.task_id);
+      turn.finish();
+    }
+    // Cancel and shutdown remove the row themselves, with their own write.
+    if (!turn.abort.signal.aborted) {
+      await this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute();
+    }
+  }
+
+  private inTaskTransaction(taskId: string, write: AlongsideWrite): Promise<unknown> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockForTransaction(trx, LOCK_CLASS.task, taskId);
+      return write(trx);
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import type { LiveStreams, StreamRelay } from 'a2a-commands/server';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { TaskEventRelay, TaskEvents } from '../turns/task-events.js';
+import type { SchedulerDeps } from '../turns/turn-scheduler.js';
+import { ClusterTurns } from './cluster-turns.js';
+import { PgEventBus } from './event-bus.js';
+
+export { createClusterTables } from './tables.js';
+export { ClusterTurns } from './cluster-turns.js';
+export { PgEventBus, CHANNEL, MAX_NOTIFY_BYTES } from './event-bus.js';
+
+/** How often an instance looks for dead instances' turns and for waiting turns nobody runs. */
+export const SWEEP_MS = 1000;
+
+export interface ClusterOptions {
+  url: string;
+  db: Kysely<any>;
+  logger: Logger;
+  /** The note a turn gets when the instance running it died. */
+  interruptedNote: string;
+}
+
+/**
+ * This process as one of several instances sharing a PostgreSQL database:
+ * turn events and command replies travel between them over LISTEN/NOTIFY,
+ * and turns are queued and claimed in the database.
+ */
+export class Cluster {
+  private turns: ClusterTurns | undefined;
+
+  private constructor(
+    private readonly options: ClusterOptions,
+    readonly bus: PgEventBus,
+  ) {}
+
+  /** Connects this instance's listening connection, which holds its lock while it lives. */
+  static async join(options: ClusterOptions): Promise<Cluster> {
+    const bus = await PgEventBus.connect({ ...options, instanceId: crypto.randomUUID() });
+    return new Cluster(options, bus);
+  }
+
+  get instanceId(): string {
+    return this.bus.instanceId;
+  }
+
+  /** For `TaskEvents`: turn events go to the other instances too. */
+  readonly turnRelay: TaskEventRelay = {
+    send: (taskId, event) => this.bus.send({ kind: 'turn', taskId, event }),
+  };
+
+  /** For `CommandsRequestHandler`: command replies go to the other instances too. */
+  readonly replyRelay: StreamRelay = {
+    send: (taskId, event) => this.bus.send({ kind: 'reply', taskId, event }),
+  };
+
+  /** For `TurnHandler`: turns queued and claimed in the database. */
+  readonly scheduler = (deps: SchedulerDeps): ClusterTurns =>
+    (this.turns = new ClusterTurns({
+      ...deps,
+      db: this.options.db,
+      bus: this.bus,
+      logger: this.options.logger,
+      interruptedNote: this.options.interruptedNote,
+    }));
+
+  /** What the other instances send is delivered to this process's streams. */
+  deliverTo(events: TaskEvents, live: LiveStreams): void {
+    this.bus.on(
+      'turn',
+      ({ taskId, event }) => events.deliver(taskId, event),
+      (taskId) => events.watched(taskId),
+    );
+    this.bus.on(
+      'reply',
+      ({ taskId, event }) => live.deliver(taskId, event),
+      (taskId) => live.count(taskId) > 0,
+    );
+  }
+
+  /**
+   * Ends the turns of instances that died, then keeps looking every
+   * `SWEEP_MS`. Returns the tasks whose turns this first sweep ended.
+   */
+  async start(): Promise<string[]> {
+    const turns = this.requireTurns();
+    const ended = await turns.sweep();
+    turns.startSweeping(SWEEP_MS, (tasks) =>
+      this.options.logger.warn({ tasks }, 'ended turns of an instance that stopped'),
+    );
+    return ended;
+  }
+
+  /** After the turns in flight have ended: the last events go out, then the connection. */
+  close(): Promise<void> {
+    return this.bus.close();
+  }
+
+  private requireTurns(): ClusterTurns {
+    if (!this.turns) throw new Error('the cluster scheduler was not given to the TurnHandler');
+    return this.turns;
+  }
+}

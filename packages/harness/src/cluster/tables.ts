@@ -1,0 +1,68 @@
+import { sql, type Kysely } from 'kysely';
+
+export const TURNS_TABLE = 'a2a_harness_turns';
+export const EVENTS_TABLE = 'a2a_harness_events';
+
+/**
+ * A turn waiting or running, one row each, in arrival order (`id`). `instance`
+ * is empty while the turn waits and names the process that runs it once
+ * claimed; the row is deleted when the turn ends.
+ */
+export interface TurnRow {
+  id: string;
+  task_id: string;
+  turn_id: string;
+  /** The caller it runs for, as the SDK's task table scopes tasks. */
+  owner: string;
+  tenant: string;
+  instance: string | null;
+  created_at: Date;
+}
+
+/** An event too large for a NOTIFY payload (8000 bytes): the notification carries its id. */
+export interface EventRow {
+  id: string;
+  payload: string;
+  created_at: Date;
+}
+
+export interface ClusterTables {
+  [TURNS_TABLE]: Omit<TurnRow, 'id' | 'created_at'> & { id?: string; created_at?: Date };
+  [EVENTS_TABLE]: Omit<EventRow, 'id' | 'created_at'> & { id?: string; created_at?: Date };
+}
+
+/** PostgreSQL only: the tables processes sharing one database coordinate through. */
+export async function createClusterTables(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable(TURNS_TABLE)
+    .ifNotExists()
+    .addColumn('id', 'bigserial', (column) => column.primaryKey())
+    .addColumn('task_id', 'varchar(36)', (column) => column.notNull())
+    .addColumn('turn_id', 'text', (column) => column.notNull())
+    .addColumn('owner', 'text', (column) => column.notNull())
+    .addColumn('tenant', 'text', (column) => column.notNull())
+    .addColumn('instance', 'text')
+    .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
+    .addUniqueConstraint(`${TURNS_TABLE}_turn`, ['task_id', 'turn_id'])
+    .execute();
+  await db.schema
+    .createIndex(`${TURNS_TABLE}_task`)
+    .ifNotExists()
+    .on(TURNS_TABLE)
+    .columns(['task_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex(`${TURNS_TABLE}_instance`)
+    .ifNotExists()
+    .on(TURNS_TABLE)
+    .column('instance')
+    .where(sql.ref('instance'), 'is not', null)
+    .execute();
+  await db.schema
+    .createTable(EVENTS_TABLE)
+    .ifNotExists()
+    .addColumn('id', 'bigserial', (column) => column.primaryKey())
+    .addColumn('payload', 'text', (column) => column.notNull())
+    .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
+    .execute();
+}
