@@ -347,6 +347,10 @@ export class ClusterTurns implements TurnScheduler {
     // The caller's scope, as stored with the turn: the turn may not run where it was asked for.
     const context = ownerContext(row.owner, row.tenant);
     this.running.set(row.task_id, turn);
+    this.options.logger.debug(
+      { taskId: row.task_id, turnId: row.turn_id },
+      'cluster: turn claimed',
+    );
     try {
       await this.options.run(turn, context);
     } finally {

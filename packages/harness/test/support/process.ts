@@ -6,7 +6,10 @@ import { fileURLToPath } from 'node:url';
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface HarnessProcess {
+  /** The URL the card names. */
   url: string;
+  /** Where it listens: the same as `url` unless `--public-url` was given. */
+  listeningUrl: string;
   child: ChildProcess;
   /** Every log line so far, parsed. */
   logs: Record<string, unknown>[];
@@ -40,30 +43,32 @@ export async function spawnHarness(
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`harness did not start: ${stderr}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
-        try {
-          const entry = JSON.parse(line) as Record<string, unknown>;
-          logs.push(entry);
-          if (typeof entry.url === 'string' && String(entry.msg).includes('listening')) {
-            clearTimeout(timer);
-            resolve(entry.url);
+  const { url, listeningUrl } = await new Promise<{ url: string; listeningUrl: string }>(
+    (resolve, reject) => {
+      let buffer = '';
+      const timer = setTimeout(() => reject(new Error(`harness did not start: ${stderr}`)), 30_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          try {
+            const entry = JSON.parse(line) as Record<string, unknown>;
+            logs.push(entry);
+            if (typeof entry.url === 'string' && String(entry.msg).includes('listening')) {
+              clearTimeout(timer);
+              resolve({ url: entry.url, listeningUrl: `http://127.0.0.1:${String(entry.port)}` });
+            }
+          } catch {
+            // not a log line
           }
-        } catch {
-          // not a log line
         }
-      }
-    });
-    void exited.then((code) => reject(new Error(`harness exited with ${code}: ${stderr}`)));
-  });
-  return { url, child, logs, exited };
+      });
+      void exited.then((code) => reject(new Error(`harness exited with ${code}: ${stderr}`)));
+    },
+  );
+  return { url, listeningUrl, child, logs, exited };
 }
 
 export function writeConfig(dir: string, config: unknown): string {
