@@ -1,5 +1,6 @@
 /**
- * `npm run bench` (about 9 minutes) or `npm run bench -- --quick` (about 1).
+ * `npm run bench` (about 9 minutes) or `npm run bench -- --quick` (about 1);
+ * `npm run bench -- --scale` measures several instances on one PostgreSQL instead.
  * Every server runs in its own process on loopback; every figure is the median
  * of rounds taken side by side, and is reported as a ratio to its reference.
  */
@@ -14,8 +15,13 @@ import { cardThroughput, completePerKeystroke } from './sections/card-size.js';
 import { seedHistories } from './sections/history.js';
 import { newTask, roundTrip } from './sections/round-trip.js';
 import { streamingLoad } from './sections/under-load.js';
+import { runScaleBench } from './scale.js';
 
 const quick = process.argv.includes('--quick');
+if (process.argv.includes('--scale')) {
+  await runScaleBench(quick, (message) => console.log(`[bench] ${message}`));
+  process.exit(0);
+}
 const plan = quick
   ? {
       calls: 300,
