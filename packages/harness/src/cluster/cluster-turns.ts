@@ -8,6 +8,7 @@ import {
   lockForTransaction,
   ownerContext,
   type AlongsideWrite,
+  type AnyKysely,
 } from '../store/index.js';
 import { status, statusEvent } from '../turns/turn-events.js';
 import { newTurn, type Turn } from '../turns/turn-queue.js';
@@ -24,7 +25,7 @@ import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
 const PRUNE_EVERY_MS = 60_000;
 
 export interface ClusterTurnsOptions extends SchedulerDeps {
-  db: Kysely<any>;
+  db: AnyKysely;
   bus: PgEventBus;
   logger: Logger;
   /** The note a turn gets when the instance running it died. */

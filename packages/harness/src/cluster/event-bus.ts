@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { LOCK_CLASS } from '../store/index.js';
+import { LOCK_CLASS, type AnyKysely } from '../store/index.js';
 import { EVENTS_TABLE, type ClusterTables } from './tables.js';
 import {
   decodeBody,
@@ -21,7 +21,7 @@ const RECONNECT_MS = [100, 500, 1000, 2000, 5000];
 
 export interface EventBusOptions {
   url: string;
-  db: Kysely<any>;
+  db: AnyKysely;
   instanceId: string;
   logger: Logger;
 }

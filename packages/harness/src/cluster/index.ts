@@ -1,6 +1,6 @@
 import type { LiveStreams, StreamRelay } from 'a2a-commands/server';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { AnyKysely } from '../store/index.js';
 import type { TaskEventRelay, TaskEvents } from '../turns/task-events.js';
 import type { SchedulerDeps } from '../turns/turn-scheduler.js';
 import { ClusterTurns } from './cluster-turns.js';
@@ -15,7 +15,7 @@ export const SWEEP_MS = 1000;
 
 export interface ClusterOptions {
   url: string;
-  db: Kysely<any>;
+  db: AnyKysely;
   logger: Logger;
   /** The note a turn gets when the instance running it died. */
   interruptedNote: string;

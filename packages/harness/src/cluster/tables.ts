@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { AnyKysely } from '../store/index.js';
 
 export const TURNS_TABLE = 'a2a_harness_turns';
 export const EVENTS_TABLE = 'a2a_harness_events';
@@ -32,7 +33,7 @@ export interface ClusterTables {
 }
 
 /** PostgreSQL only: the tables processes sharing one database coordinate through. */
-export async function createClusterTables(db: Kysely<any>): Promise<void> {
+export async function createClusterTables(db: AnyKysely): Promise<void> {
   await db.schema
     .createTable(TURNS_TABLE)
     .ifNotExists()

@@ -1,6 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
+ * A database whose tables do not matter here. Kysely's schema parameter is
+ * invariant, so only `any` says "any tables".
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKysely = Kysely<any>;
+
+/**
  * PostgreSQL advisory locks, in their two-key form: the first key names what
  * is locked (a class of its own, so that other users of the database do not
  * collide with the harness), the second is a hash of the id.
@@ -16,7 +23,7 @@ export const LOCK_CLASS = {
 
 /** Waits for the lock and holds it until the transaction `db` belongs to ends. */
 export async function lockForTransaction(
-  db: Kysely<any>,
+  db: AnyKysely,
   lockClass: number,
   id: string,
 ): Promise<void> {

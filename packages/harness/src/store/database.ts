@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
+import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, type MessagesTable } from './messages-table.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -48,12 +48,12 @@ export const POSTGRES_POOL_SIZE = 10;
  */
 export async function openDatabase(
   url: string,
-  tables: ((db: Kysely<any>) => Promise<void>)[] = [],
+  tables: ((db: AnyKysely) => Promise<void>)[] = [],
 ): Promise<HarnessDatabase> {
   const kind = kindOf(url);
   await runSdkMigrations(url, kind);
   const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url);
-  const createTables = async (schema: Kysely<any>) => {
+  const createTables = async (schema: AnyKysely) => {
     await createMessagesTable(schema);
     for (const create of tables) await create(schema);
   };

@@ -18,7 +18,7 @@ import {
 } from 'a2a-commands/server';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { noteMessage } from '../notes.js';
-import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
+import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
@@ -35,7 +35,7 @@ export interface TaskChange {
 }
 
 /** A write made in a task change's transaction; false vetoes the change. */
-export type AlongsideWrite = (db: Kysely<any>) => Promise<boolean | void>;
+export type AlongsideWrite = (db: AnyKysely) => Promise<boolean | void>;
 
 /** Rows a single INSERT carries (4 parameters each). */
 const INSERT_BATCH = 1000;

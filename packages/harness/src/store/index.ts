@@ -13,4 +13,4 @@ export {
   type AlongsideWrite,
   type TaskChange,
 } from './harness-task-store.js';
-export { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
+export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
