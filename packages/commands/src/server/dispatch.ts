@@ -24,6 +24,7 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { parseCommand } from '../parse.js';
 import type { CommandRegistry } from '../registry.js';
+import { checkArgumentLimit, enforceArgumentLimit } from './argument-limit.js';
 import type { CommandTaskStore } from './command-task-store.js';
 import { LiveStreams } from './live-streams.js';
 import { CommandRunner, type CommandOutcome } from './run-command.js';
@@ -41,6 +42,11 @@ export interface CommandsRequestHandlerOptions {
   agentCard?: () => Promise<AgentCard>;
   onError?: (error: unknown, where: string) => void;
   signal?: AbortSignal;
+  /**
+   * The most characters (code points) a command's arguments may have; a longer
+   * one is refused before anything is stored. Unlimited when absent.
+   */
+  argumentChars?: number;
 }
 
 /**
@@ -54,6 +60,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
   private readonly runner: CommandRunner;
 
   constructor(private readonly options: CommandsRequestHandlerOptions) {
+    checkArgumentLimit(options.argumentChars);
     this.runner = new CommandRunner({
       store: options.store,
       live: this.live,
@@ -169,6 +176,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     const parsed = parseCommand(message, this.options.registry);
     if (!parsed) return undefined;
     if (!message.messageId) throw new RequestMalformedError('message.messageId is required.');
+    enforceArgumentLimit(parsed, this.options.argumentChars);
     const card = await this.getAgentCard();
     const requested = new Set(context.requestedExtensions ?? []);
     const missing = (card.capabilities?.extensions ?? [])
