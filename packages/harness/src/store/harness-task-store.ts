@@ -13,6 +13,7 @@ import type { TaskMetadata } from 'a2a-commands';
 import {
   KeyedLock,
   withoutReplyTags,
+  type CommandEffects,
   type CommandTaskStore,
   type TaskHead,
 } from 'a2a-commands/server';
@@ -22,9 +23,13 @@ import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './m
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
 export interface TaskChange {
+  /** Checked on the stored head before anything is written: an error it returns is thrown. */
+  refuse?: (current: TaskHead) => Error | undefined;
   append?: Message[];
   status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
   metadata?: (current: TaskMetadata) => TaskMetadata;
+  /** New tasks stored in the same transaction: a command's sub-tasks. */
+  create?: Task[];
 }
 
 /** Rows a single INSERT carries (4 parameters each). */
@@ -113,15 +118,15 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     });
   }
 
-  create(task: Task, context: ServerCallContext): Promise<void> {
-    return this.write(task.id, async (db, heads) => {
-      // A new task's history starts at 0: no need to look for its end.
-      await this.appendRows(db, task.id, task.history, 0);
-      await heads.save(
-        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
-        context,
-      );
-    });
+  /** Stores a new task, and the sub-tasks a command made with it, in one transaction. */
+  create(
+    task: Task,
+    context: ServerCallContext,
+    effects: Pick<CommandEffects, 'subtasks'> = {},
+  ): Promise<void> {
+    return this.write(task.id, (db, heads) =>
+      this.insertTasks(db, heads, [...(effects.subtasks ?? []), task], context),
+    );
   }
 
   /** Applies `change` atomically; undefined when the task does not exist for this caller. */
@@ -133,6 +138,9 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return this.write(taskId, async (db, heads) => {
       const task = await heads.load(taskId, context);
       if (!task) return undefined;
+      const refused = change.refuse?.(headOf(task));
+      if (refused) throw refused;
+      if (change.create) await this.insertTasks(db, heads, change.create, context);
       if (change.append?.length) await this.appendRows(db, taskId, change.append);
       if (change.status) task.status = change.status(task.status);
       if (change.metadata)
@@ -147,9 +155,12 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     entries: Message[],
     statusMessage: Message,
     context: ServerCallContext,
+    effects: CommandEffects = {},
   ): Promise<TaskHead | undefined> {
     return this.update(taskId, context, {
       append: entries,
+      metadata: effects.metadata,
+      create: effects.subtasks,
       status: (current) => ({
         state: current?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
         message: statusMessage,
@@ -212,6 +223,23 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         .transaction()
         .execute((trx) => change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>))),
     );
+  }
+
+  /** New tasks: their ids are fresh, so no other writer can hold them yet. */
+  private async insertTasks(
+    db: Kysely<MessagesTable>,
+    heads: DatabaseTaskStore,
+    tasks: Task[],
+    context: ServerCallContext,
+  ): Promise<void> {
+    for (const task of tasks) {
+      // A new task's history starts at 0: no need to look for its end.
+      await this.appendRows(db, task.id, task.history, 0);
+      await heads.save(
+        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
+        context,
+      );
+    }
   }
 
   private async appendRows(

@@ -80,7 +80,7 @@ export class TurnHandler implements A2ARequestHandler {
       return { ...head, history: [message], artifacts: [] };
     }
     await turn.done;
-    return this.turnResult(head.id, message, context);
+    return this.turnResult(turn, message, context);
   }
 
   async *sendMessageStream(
@@ -130,10 +130,7 @@ export class TurnHandler implements A2ARequestHandler {
 
   async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     const id = requireTaskId(params.id);
-    if (params.historyLength !== undefined && params.historyLength < 0) {
-      throw new RequestMalformedError('historyLength must not be negative');
-    }
-    const task = await this.options.store.load(id, context, params.historyLength);
+    const task = await this.options.store.load(id, context, historyLengthOf(params.historyLength));
     if (!task) throw new TaskNotFoundError(`Task not found: ${id}`);
     return task;
   }
@@ -146,14 +143,11 @@ export class TurnHandler implements A2ARequestHandler {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
       throw new RequestMalformedError('pageSize must be between 1 and 100');
     }
-    if (params.historyLength !== undefined && params.historyLength < 0) {
-      throw new RequestMalformedError('historyLength must not be negative');
-    }
+    const historyLength = historyLengthOf(params.historyLength) ?? 0;
     if (params.statusTimestampAfter && Number.isNaN(Date.parse(params.statusTimestampAfter))) {
       throw new RequestMalformedError('statusTimestampAfter must be an ISO 8601 timestamp');
     }
     const response = await this.options.store.list({ ...params, pageSize }, context);
-    const historyLength = params.historyLength ?? 0;
     if (historyLength > 0) {
       for (const task of response.tasks) {
         task.history = await this.options.store.loadHistory(task.id, context, {
@@ -174,11 +168,12 @@ export class TurnHandler implements A2ARequestHandler {
     if (TERMINAL_STATES.has(state))
       throw new TaskNotCancelableError(`Task ${id} has already ended.`);
     const { running, waiting } = this.queue.drain(id);
-    running?.abort.abort(new Error('canceled'));
-    for (const turn of waiting) turn.abort.abort(new Error('canceled'));
+    // Stored before the aborts: whoever a turn's end wakes then reads the task canceled.
     const ended = await this.options.store.update(id, context, {
       status: () => status(TaskState.TASK_STATE_CANCELED),
     });
+    running?.abort.abort(new Error('canceled'));
+    for (const turn of waiting) turn.abort.abort(new Error('canceled'));
     const finalEvent = statusEvent({ id, contextId: head.contextId }, ended!.status!);
     this.events.publish(id, { event: finalEvent, turnId: running?.turnId ?? '', final: true });
     for (const turn of waiting) {
@@ -285,11 +280,8 @@ export class TurnHandler implements A2ARequestHandler {
       const taskId = requireTaskId(incoming.taskId);
       head = await store.loadHead(taskId, context);
       if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-      if (TERMINAL_STATES.has(head.status?.state ?? 0)) {
-        throw new UnsupportedOperationError(
-          `Task ${taskId} has ended (${TaskState[head.status!.state]}); start a new task to go on.`,
-        );
-      }
+      const ended = endedError(head);
+      if (ended) throw ended;
       if (incoming.contextId && incoming.contextId !== head.contextId) {
         throw new RequestMalformedError(
           `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
@@ -298,12 +290,14 @@ export class TurnHandler implements A2ARequestHandler {
       const limit = this.options.maxQueuedPerTask ?? Infinity;
       if (this.queue.busy(taskId) && this.queue.queued(taskId) >= limit) {
         throw new UnsupportedOperationError(
-          `Task ${taskId} already has ${limit} messages waiting for the model; wait for the current turn to finish.`,
+          `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
         );
       }
       message = { ...incoming, taskId, contextId: head.contextId };
       const busy = this.queue.busy(taskId);
       head = await store.update(taskId, context, {
+        // Again where it is written: a CancelTask may have ended the task since.
+        refuse: endedError,
         append: [message],
         status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
       });
@@ -330,17 +324,43 @@ export class TurnHandler implements A2ARequestHandler {
     return { head, message, turn };
   }
 
-  /** SendMessage's Task: the head after the turn, with this turn's exchange as its history. */
+  /**
+   * SendMessage's Task: the head as the turn left it, with this turn's exchange as
+   * its history. Not the head as it is now: the next turn or a command may have
+   * changed its status since.
+   */
   private async turnResult(
-    taskId: string,
+    turn: Turn,
     message: Message,
     context: ServerCallContext,
   ): Promise<Task> {
-    const task = await this.options.store.load(taskId, context, 0);
-    if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-    const answer = task.status?.message;
-    return { ...task, history: answer ? [message, answer] : [message] };
+    const task = await this.options.store.load(turn.taskId, context, 0);
+    if (!task) throw new TaskNotFoundError(`Task not found: ${turn.taskId}`);
+    const status = turn.ended ?? task.status;
+    const answer = status?.message;
+    return { ...task, status, history: answer ? [message, answer] : [message] };
   }
+}
+
+/**
+ * A historyLength the store can use: a whole number, 0 or more. The SDK passes
+ * JSON-RPC's through as any number, and the database refuses 1.5 or 1e308.
+ */
+function historyLengthOf(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RequestMalformedError('historyLength must be a whole number, 0 or more');
+  }
+  return Math.min(value, Number.MAX_SAFE_INTEGER);
+}
+
+/** Ordinary messages are refused once a task has ended: on this harness CancelTask is for good. */
+function endedError(head: TaskHead): UnsupportedOperationError | undefined {
+  const state = head.status?.state ?? 0;
+  if (!TERMINAL_STATES.has(state)) return undefined;
+  return new UnsupportedOperationError(
+    `Task ${head.id} has ended (${TaskState[state]}); start a new task to go on.`,
+  );
 }
 
 function requireTaskId(id: string | undefined): string {

@@ -1,3 +1,5 @@
+import type { TaskStatus } from '@a2a-js/sdk';
+
 /** One queued or running model turn. */
 export interface Turn {
   taskId: string;
@@ -6,6 +8,8 @@ export interface Turn {
   abort: AbortController;
   /** Settles when the turn's last event has been published. */
   done: Promise<void>;
+  /** The status the turn stored as it ended: SendMessage answers with it. */
+  ended?: TaskStatus;
   finish(): void;
 }
 
