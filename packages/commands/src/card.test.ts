@@ -1,6 +1,6 @@
-import type { AgentCard, AgentExtension } from '@a2a-js/sdk';
+import { AgentCard, type AgentExtension } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { commandsExtension, CommandsCard, withCommandsExtension } from './card.js';
+import { cardToJson, commandsExtension, CommandsCard, withCommandsExtension } from './card.js';
 import { CommandRegistry } from './registry.js';
 import { COMMANDS_EXTENSION_URI } from './spec.js';
 
@@ -193,5 +193,36 @@ describe('CommandsCard (SEMANTICS §1: later registrations appear on the card)',
     registry.register({ name: 'help', description: 'something else', run: () => '' });
     const b = new CommandsCard(baseCard(), registry);
     expect(a.etag).not.toBe(b.etag);
+  });
+});
+
+describe('cardToJson', () => {
+  const secured: AgentCard = {
+    ...baseCard(),
+    securitySchemes: {
+      bearer: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: { description: 'API key', scheme: 'Bearer', bearerFormat: '' },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  };
+
+  it('writes security schemes in their wire shape, which the SDK reads back', () => {
+    const wire = JSON.parse(cardToJson(secured));
+    expect(wire.securitySchemes).toEqual({
+      bearer: { httpAuthSecurityScheme: { description: 'API key', scheme: 'Bearer' } },
+    });
+    expect(wire.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
+    const read = AgentCard.fromJSON(wire);
+    expect(read.securitySchemes).toEqual(secured.securitySchemes);
+    expect(read.securityRequirements).toEqual(secured.securityRequirements);
+  });
+
+  it('leaves every other field as it is', () => {
+    const card = withCommandsExtension(baseCard([OTHER]), new CommandRegistry());
+    expect(JSON.parse(cardToJson(card))).toEqual(JSON.parse(JSON.stringify(card)));
   });
 });

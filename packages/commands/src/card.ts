@@ -1,4 +1,4 @@
-import type { AgentCard, AgentExtension } from '@a2a-js/sdk';
+import { AgentCard, type AgentExtension } from '@a2a-js/sdk';
 import type { CommandRegistry } from './registry.js';
 import { COMMANDS_EXTENSION_URI, type CommandsExtensionParams } from './spec.js';
 
@@ -38,11 +38,11 @@ export class CommandsCard {
     private readonly registry: CommandRegistry,
   ) {
     this.card = withCommandsExtension(base, registry);
-    this.cardJson = JSON.stringify(this.card);
+    this.cardJson = cardToJson(this.card);
     this.cardEtag = etagOf(this.cardJson);
     registry.onChange(() => {
       this.card = withCommandsExtension(this.base, this.registry);
-      this.cardJson = JSON.stringify(this.card);
+      this.cardJson = cardToJson(this.card);
       this.cardEtag = etagOf(this.cardJson);
     });
   }
@@ -64,6 +64,22 @@ export class CommandsCard {
 
   /** For the SDK's `agentCardHandler({ agentCardProvider })`. */
   readonly provider = async (): Promise<AgentCard> => this.card;
+}
+
+/**
+ * The card's wire JSON. Security schemes are a oneOf: in memory they take the
+ * SDK's `{scheme: {$case, value}}` shape, on the wire `{httpAuthSecurityScheme: {...}}`.
+ */
+export function cardToJson(card: AgentCard): string {
+  const security = AgentCard.toJSON({
+    securitySchemes: card.securitySchemes,
+    securityRequirements: card.securityRequirements,
+  } as AgentCard) as Partial<Record<'securitySchemes' | 'securityRequirements', unknown>>;
+  return JSON.stringify({
+    ...card,
+    securitySchemes: security.securitySchemes ?? {},
+    securityRequirements: security.securityRequirements ?? [],
+  });
 }
 
 /** FNV-1a over the card's JSON: the same card gives the same tag on every instance. */

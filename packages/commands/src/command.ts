@@ -43,9 +43,16 @@ export interface CommandContext {
   readonly signal: AbortSignal;
   /** The SDK's call context, for extensions that need headers or the tenant. */
   readonly callContext: ServerCallContext;
-  /** Atomically read-modify-write the task's metadata; returns the stored result. */
+  /**
+   * Read-modify-write of the task's metadata, applied to the stored metadata in the
+   * same atomic write as the reply; returns the result on this command's snapshot.
+   * `update` may run more than once, so it must be pure.
+   */
   updateMetadata(update: (current: TaskMetadata) => TaskMetadata): Promise<TaskMetadata>;
-  /** Creates a sub-task linked to this one (SEMANTICS §7) and returns its view at once. */
+  /**
+   * Creates a sub-task linked to this one (SEMANTICS §7) and returns its view at once.
+   * It is stored with the reply, and its prompt is sent after that.
+   */
   createSubtask(init?: SubtaskInit): Promise<TaskView>;
 }
 

@@ -43,13 +43,20 @@ export function parseCommandText(text: string): ParsedCommandText | undefined {
   return { name, args: text.slice(start, end) };
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** The text of a message whose only part is a text part (SEMANTICS §2 rule 1), else undefined. */
 export function soleText(message: MessageLike): string | undefined {
   if (message.parts.length !== 1) return undefined;
-  const part = message.parts[0]!;
+  // Parts may come straight off the wire: anything can be there, not only objects.
+  const part: unknown = message.parts[0];
+  if (!isObject(part)) return undefined;
   if ('content' in part && part.content !== undefined) {
-    return part.content.$case === 'text' && typeof part.content.value === 'string'
-      ? part.content.value
+    const content = part.content;
+    return isObject(content) && content.$case === 'text' && typeof content.value === 'string'
+      ? content.value
       : undefined;
   }
   if ('text' in part && typeof part.text === 'string') return part.text;

@@ -9,11 +9,11 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sendCommand } from '../src/cli/send-command.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPlainAgent, type PlainAgent } from './support/chat-plain-agent.js';
 import { cliCommand, hasTmux, TmuxTerminal } from './support/chat-terminal.js';
 import { startHarness, type TestHarness } from './support/harness.js';
+import { runSend as send } from './support/send-cli.js';
 
 let harness: TestHarness;
 let plain: PlainAgent;
@@ -37,27 +37,6 @@ async function unusedUrl(): Promise<string> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return `http://127.0.0.1:${port}`;
-}
-
-/** `a2a-harness send ...` in this process: what it printed and its exit code. */
-async function send(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi
-    .spyOn(process.stdout, 'write')
-    .mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi
-    .spyOn(process.stderr, 'write')
-    .mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  process.exitCode = undefined;
-  try {
-    await sendCommand().exitOverride().parseAsync(args, { from: 'user' });
-    return { stdout, stderr, code: process.exitCode ?? 0 };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
 }
 
 describe('a2a-harness send', () => {

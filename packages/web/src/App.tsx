@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
+import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
+import type { Problem } from './a2a/errors.js';
 import { parentOf, titleOf } from './a2a/messages.js';
 import { isBusy } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
 import { promptTitleOf } from './a2a/transcript.js';
+import { AgentForm } from './components/AgentForm.js';
 import { ChatHeader } from './components/ChatHeader.js';
 import { Composer } from './components/Composer.js';
 import { Conversation } from './components/Conversation.js';
@@ -13,25 +16,49 @@ import { Sidebar } from './components/Sidebar.js';
 import { useAgent } from './state/use-agent.js';
 import { useChat } from './state/use-chat.js';
 import { useHashTask } from './state/use-hash-task.js';
-import { useKnownTasks } from './state/use-known-tasks.js';
+import { useKnownTasks, useTaskListScope } from './state/use-known-tasks.js';
 import { useTaskList } from './state/use-task-list.js';
 
 const SIDEBAR_ID = 'sidebar';
 
+/** API keys live in session storage: they go when the tab closes. */
+function sessionStore(): Storage | undefined {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+const keptKeyFor = (url: string) => loadApiKey(sessionStore(), url);
+
+/** The agent this page talks to, and the API key it sends (kept per URL, this tab only). */
+interface Target {
+  url: string;
+  apiKey?: string;
+}
+
 /** The web chat: the sidebar of tasks, and the open task's conversation with its composer. */
 export function App() {
-  const [agentUrl, setAgentUrl] = useState(() => agentUrlFrom(window.location));
-  const agent = useAgent(agentUrl);
+  const [target, setTarget] = useState<Target>(() => {
+    const url = agentUrlFrom(window.location);
+    return { url, apiKey: keptKeyFor(url) };
+  });
+  const { url: agentUrl, apiKey } = target;
+  const agent = useAgent(agentUrl, apiKey);
   const session = agent.status.kind === 'ready' ? agent.status.session : undefined;
-  const known = useKnownTasks(agentUrl);
+  const taskListScope = useTaskListScope(agentUrl, apiKey);
+  const known = useKnownTasks(taskListScope);
   const { taskId: routeTaskId, go, replace } = useHashTask();
   const list = useTaskList(session, known.tasks);
   const chat = useChat(session, {
     onTaskSeen: known.remember,
+    onTaskMissing: known.forget,
     onTaskCreated: replace,
     onActivity: list.refresh,
   });
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [keyFocus, setKeyFocus] = useState(0);
   const { transcript } = chat;
   const shownId = useRef<string | undefined>(undefined);
   shownId.current = transcript.taskId;
@@ -54,15 +81,51 @@ export function App() {
     setDrawerOpen(false);
   }, [go, newChat]);
 
+  const { retry } = agent;
   const connect = useCallback(
-    (url: string) => {
-      // Tasks belong to their agent: another agent starts on a new chat.
-      go(undefined, searchFor(url, window.location));
-      setAgentUrl(url);
+    (url: string, key: string | undefined) => {
+      saveApiKey(sessionStore(), url, key);
       setDrawerOpen(false);
+      if (url === agentUrl && key === apiKey) {
+        retry();
+        return;
+      }
+      // Tasks belong to their agent: another agent starts on a new chat. A new
+      // key for the same agent keeps the task in the link: it may be this
+      // key's (a fixed typo), and if not the agent says it was not found.
+      if (url !== agentUrl) go(undefined, searchFor(url, window.location));
+      setTarget({ url, apiKey: key });
     },
-    [go],
+    [go, retry, agentUrl, apiKey],
   );
+
+  const forgetKey = useCallback(() => {
+    saveApiKey(sessionStore(), agentUrl, undefined);
+    setTarget({ url: agentUrl });
+  }, [agentUrl]);
+
+  /** Shows the key field (the drawer on a phone) with focus in it. */
+  const askForKey = useCallback(() => {
+    setDrawerOpen(true);
+    setKeyFocus((n) => n + 1);
+  }, []);
+
+  // An agent that needs a key it does not have: take the person straight to the field.
+  useEffect(() => {
+    if (agent.status.kind === 'failed' && agent.status.problem.apiKey) askForKey();
+  }, [agent.status, askForKey]);
+
+  const keyProblem =
+    agent.status.kind === 'failed'
+      ? agent.status.problem.apiKey
+      : (chat.problem?.apiKey ?? list.problem?.apiKey);
+  const keyAction = (problem: Problem) =>
+    problem.apiKey
+      ? {
+          label: problem.apiKey === 'missing' ? 'Enter the API key' : 'Change the API key',
+          onClick: askForKey,
+        }
+      : undefined;
 
   // Escape closes the drawer on a phone.
   useEffect(() => {
@@ -109,11 +172,21 @@ export function App() {
         rows={rows}
         currentId={transcript.taskId}
         problem={list.problem}
-        agentUrl={agentUrl}
         status={agent.status}
+        agentForm={
+          <AgentForm
+            url={agentUrl}
+            status={agent.status}
+            apiKey={apiKey}
+            keyProblem={keyProblem}
+            focusKey={keyFocus}
+            keyFor={keptKeyFor}
+            onConnect={connect}
+            onForgetKey={forgetKey}
+          />
+        }
         open={drawerOpen}
         onNewChat={startNewChat}
-        onConnect={connect}
         onClose={() => setDrawerOpen(false)}
       />
       <div className="scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
@@ -131,7 +204,9 @@ export function App() {
           <ErrorBanner
             className="error-banner--page"
             problem={agent.status.problem}
-            onRetry={agent.retry}
+            // A retry without a (good) key fails the same way: the key field is the way on.
+            onRetry={agent.status.problem.apiKey ? undefined : agent.retry}
+            action={keyAction(agent.status.problem)}
           />
         )}
         <Conversation
@@ -144,6 +219,7 @@ export function App() {
             ) : (
               <EmptyState
                 card={session?.card}
+                noCardTitle={agent.status.kind === 'failed' ? 'Not connected' : undefined}
                 commands={commands}
                 onCommand={(text) => void chat.send(text)}
               />
@@ -151,7 +227,13 @@ export function App() {
           }
         />
         <div className="chat-foot">
-          {chat.problem && <ErrorBanner problem={chat.problem} onDismiss={chat.dismissProblem} />}
+          {chat.problem && (
+            <ErrorBanner
+              problem={chat.problem}
+              action={keyAction(chat.problem)}
+              onDismiss={chat.dismissProblem}
+            />
+          )}
           <Composer
             commands={commands}
             onSend={chat.send}

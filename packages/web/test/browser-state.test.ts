@@ -7,22 +7,9 @@ import {
   storageKey,
 } from '../src/a2a/known-tasks.js';
 import { taskHref, taskIdFromHash } from '../src/state/task-hash.js';
+import { memoryStorage } from './fixtures.js';
 
 const AGENT = 'http://127.0.0.1:8080';
-
-function memoryStorage(): Storage {
-  const map = new Map<string, string>();
-  return {
-    get length() {
-      return map.size;
-    },
-    clear: () => map.clear(),
-    getItem: (key) => map.get(key) ?? null,
-    key: (index) => [...map.keys()][index] ?? null,
-    removeItem: (key) => void map.delete(key),
-    setItem: (key, value) => void map.set(key, value),
-  };
-}
 
 describe('the agent URL', () => {
   const page = { origin: 'http://127.0.0.1:8080', search: '' };

@@ -120,3 +120,18 @@ export function commandReply(
   const reply = message('agent', text, { id: options.id, metadata, data: options.data });
   return { event: statusEvent(6, reply, metadata), message: reply };
 }
+
+/** `Storage` in a Map: local or session storage, for one test. */
+export function memoryStorage(): Storage {
+  const map = new Map<string, string>();
+  return {
+    get length() {
+      return map.size;
+    },
+    clear: () => map.clear(),
+    getItem: (key) => map.get(key) ?? null,
+    key: (index) => [...map.keys()][index] ?? null,
+    removeItem: (key) => void map.delete(key),
+    setItem: (key, value) => void map.set(key, value),
+  };
+}

@@ -6,6 +6,18 @@ import type { TaskMetadata } from '../command.js';
 export type TaskHead = Omit<Task, 'history' | 'artifacts'>;
 
 /**
+ * What a command changes besides its task's history and status message. It is
+ * written in the same transaction as the reply, so that a crash never keeps a
+ * change without the command and reply that explain it, nor the other way round.
+ */
+export interface CommandEffects {
+  /** A read-modify-write of the task's metadata, applied to what is stored. */
+  metadata?: (current: TaskMetadata) => TaskMetadata;
+  /** New tasks the command made (sub-tasks, forks), stored whole. */
+  subtasks?: Task[];
+}
+
+/**
  * What the command path needs from storage. Each method touches one task and
  * must be atomic for it; none may cost O(history) in a store built for scale.
  */
@@ -14,17 +26,23 @@ export interface CommandTaskStore {
   loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined>;
   /** The whole history, for the few commands that need it. */
   loadHistory(taskId: string, context: ServerCallContext): Promise<Message[]>;
-  /** Stores a new task. */
-  create(task: Task, context: ServerCallContext): Promise<void>;
+  /** Stores a new task, and the `subtasks` a command made with it, atomically. */
+  create(
+    task: Task,
+    context: ServerCallContext,
+    effects?: Pick<CommandEffects, 'subtasks'>,
+  ): Promise<void>;
   /**
    * Appends `entries` to the history and makes `statusMessage` the status
-   * message, keeping whatever state is stored (SEMANTICS §4). Returns the head after.
+   * message, keeping whatever state is stored (SEMANTICS §4), and applies
+   * `effects`: all atomically. Returns the head after.
    */
   appendReply(
     taskId: string,
     entries: Message[],
     statusMessage: Message,
     context: ServerCallContext,
+    effects?: CommandEffects,
   ): Promise<TaskHead | undefined>;
   /** Read-modify-write of `Task.metadata`; returns the stored result. */
   updateMetadata(

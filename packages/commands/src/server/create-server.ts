@@ -21,6 +21,8 @@ export interface CommandsServerOptions {
   taskStore?: TaskStore;
   /** Refuse an ordinary message when this many already wait on its task. */
   maxQueuedPerTask?: number;
+  /** Refuse a command whose arguments have more characters than this; unlimited when absent. */
+  argumentChars?: number;
   requestHandlerOptions?: DefaultRequestHandlerOptions;
   onError?: (error: unknown, where: string) => void;
   signal?: AbortSignal;
@@ -63,6 +65,7 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
     agentCard: card.provider,
     onError: options.onError,
     signal: options.signal,
+    argumentChars: options.argumentChars,
   });
   return { registry, card, requestHandler, contextBuilder: commandsContextBuilder(), store, turns };
 }

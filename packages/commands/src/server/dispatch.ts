@@ -24,6 +24,7 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { parseCommand } from '../parse.js';
 import type { CommandRegistry } from '../registry.js';
+import { checkArgumentLimit, enforceArgumentLimit } from './argument-limit.js';
 import type { CommandTaskStore } from './command-task-store.js';
 import { LiveStreams, type StreamRelay } from './live-streams.js';
 import { CommandRunner, type CommandOutcome } from './run-command.js';
@@ -47,6 +48,11 @@ export interface CommandsRequestHandlerOptions {
    * receives goes to `live.deliver`.
    */
   relay?: StreamRelay;
+  /**
+   * The most characters (code points) a command's arguments may have; a longer
+   * one is refused before anything is stored. Unlimited when absent.
+   */
+  argumentChars?: number;
 }
 
 /**
@@ -61,6 +67,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
 
   constructor(private readonly options: CommandsRequestHandlerOptions) {
     this.live = new LiveStreams(options.relay);
+    checkArgumentLimit(options.argumentChars);
     this.runner = new CommandRunner({
       store: options.store,
       live: this.live,
@@ -176,6 +183,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     const parsed = parseCommand(message, this.options.registry);
     if (!parsed) return undefined;
     if (!message.messageId) throw new RequestMalformedError('message.messageId is required.');
+    enforceArgumentLimit(parsed, this.options.argumentChars);
     const card = await this.getAgentCard();
     const requested = new Set(context.requestedExtensions ?? []);
     const missing = (card.capabilities?.extensions ?? [])

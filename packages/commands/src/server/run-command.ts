@@ -1,4 +1,4 @@
-import { TaskState, type Message, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { TaskState, type Message, type Task, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type {
@@ -12,7 +12,7 @@ import { CommandError } from '../errors.js';
 import { newMessage, textPart, USER } from '../message.js';
 import type { ParsedCommand } from '../parse.js';
 import { SUBTASK_METADATA_KEY, type SubtaskLinks } from '../spec.js';
-import type { CommandTaskStore, TaskHead } from './command-task-store.js';
+import { withoutReplyTags, type CommandTaskStore, type TaskHead } from './command-task-store.js';
 import type { LiveStreams } from './live-streams.js';
 import { commandReplyEvent, replyMessage } from './reply.js';
 
@@ -36,7 +36,7 @@ export interface CommandRunnerOptions {
   signal?: AbortSignal;
 }
 
-/** The command path: one indexed read, the handler, one atomic append, one publish. */
+/** The command path: one indexed read, the handler, one atomic write of all it did, one publish. */
 export class CommandRunner {
   constructor(private readonly options: CommandRunnerOptions) {}
 
@@ -54,37 +54,40 @@ export class CommandRunner {
       contextId: head.contextId,
       metadata: { ...message.metadata, command: parsed.name },
     };
-    // A task the command creates is stored lazily: in one write with the reply,
-    // unless the handler needs it stored first (metadata, sub-tasks, history).
-    let creation: Promise<void> | undefined = created ? undefined : Promise.resolve();
-    const ensureStored = () =>
-      (creation ??= store.create({ ...head, history: [commandMessage], artifacts: [] }, context));
-    const result = await this.runHandler(
-      parsed,
-      commandMessage,
-      head,
-      created,
-      context,
-      ensureStored,
-    );
+    const staged: StagedEffects = { subtasks: [], prompts: [] };
+    const result = await this.runHandler(parsed, commandMessage, head, created, context, staged);
     const reply = replyMessage(head, parsed.name, result);
+    const effects = { metadata: staged.metadata, subtasks: staged.subtasks };
+    // One write: the command, its reply and all it changed are stored together or not at all.
     let stored: TaskHead | undefined;
-    if (creation === undefined) {
+    if (created) {
+      // Nobody else knows this task yet, so its metadata can be settled before the write.
       stored = {
         ...head,
+        metadata: withoutReplyTags(
+          staged.metadata ? staged.metadata(structuredClone(head.metadata ?? {})) : head.metadata,
+        ),
         status: {
           state: head.status?.state ?? 0,
           message: reply,
           timestamp: new Date().toISOString(),
         },
       };
-      await store.create({ ...stored, history: [commandMessage, reply], artifacts: [] }, context);
+      await store.create(
+        { ...stored, history: [commandMessage, reply], artifacts: [] },
+        context,
+        effects,
+      );
     } else {
-      await creation;
-      const entries = created ? [reply] : [commandMessage, reply];
-      stored = await store.appendReply(head.id, entries, reply, context);
+      stored = await store.appendReply(head.id, [commandMessage, reply], reply, context, effects);
     }
     if (!stored) throw new TaskNotFoundError(`Task not found: ${head.id}`);
+    for (const prompt of staged.prompts) {
+      // Runs on its own: the command's reply does not wait for the sub-task.
+      this.options
+        .sendPrompt(prompt, context)
+        .catch((error: unknown) => this.options.onError?.(error, `sub-task ${prompt.taskId}`));
+    }
     const event = commandReplyEvent(stored, reply);
     live.publish(head.id, { payload: { $case: 'statusUpdate', value: event } });
     return { head: stored, commandMessage, reply, event };
@@ -125,20 +128,15 @@ export class CommandRunner {
     head: TaskHead,
     created: boolean,
     context: ServerCallContext,
-    ensureStored: () => Promise<void>,
+    staged: StagedEffects,
   ): Promise<CommandResult> {
-    const commandContext = this.commandContext(
-      parsed,
-      message,
-      head,
-      created,
-      context,
-      ensureStored,
-    );
+    const commandContext = this.commandContext(parsed, message, head, created, context, staged);
     try {
       const result = await parsed.command.run(commandContext);
       return typeof result === 'string' ? { text: result } : result;
     } catch (error) {
+      // A handler that throws changes nothing, whatever it staged before.
+      Object.assign(staged, { metadata: undefined, subtasks: [], prompts: [] });
       if (error instanceof CommandError) return { text: error.message };
       this.options.onError?.(error, `/${parsed.name}`);
       return {
@@ -153,10 +151,10 @@ export class CommandRunner {
     head: TaskHead,
     created: boolean,
     context: ServerCallContext,
-    ensureStored: () => Promise<void>,
+    staged: StagedEffects,
   ): CommandContext {
-    const { store } = this.options;
-    const task = this.view(head, created, context, ensureStored);
+    // A task this command creates is not stored yet: its history is the command alone.
+    const task = this.view(head, created, context, created ? [message] : undefined);
     const user = context.user;
     return {
       name: parsed.name,
@@ -167,21 +165,19 @@ export class CommandRunner {
       signal: this.options.signal ?? new AbortController().signal,
       callContext: context,
       updateMetadata: async (update) => {
-        await ensureStored();
-        return store.updateMetadata(head.id, update, context);
+        stageMetadata(staged, update);
+        return staged.metadata!(structuredClone(head.metadata ?? {}));
       },
-      createSubtask: async (init) => {
-        await ensureStored();
-        return this.createSubtask(head, init ?? {}, context);
-      },
+      createSubtask: async (init) => this.stageSubtask(head, init ?? {}, context, staged),
     };
   }
 
+  /** A snapshot of the task; `unstoredHistory` is its history when it is not stored yet. */
   private view(
     head: TaskHead,
     created: boolean,
     context: ServerCallContext,
-    ensureStored: () => Promise<void> = () => Promise.resolve(),
+    unstoredHistory?: Message[],
   ): TaskView {
     const store = this.options.store;
     return {
@@ -190,20 +186,21 @@ export class CommandRunner {
       state: head.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
       metadata: head.metadata ?? {},
       created,
-      loadHistory: async () => {
-        await ensureStored();
-        return store.loadHistory(head.id, context);
-      },
+      loadHistory: async () =>
+        unstoredHistory ? structuredClone(unstoredHistory) : store.loadHistory(head.id, context),
     };
   }
 
-  /** SEMANTICS §7: same context, linked both ways, readable at once, running on its own. */
-  private async createSubtask(
+  /**
+   * SEMANTICS §7: same context, linked both ways, readable at once, running on its own.
+   * It is stored with the reply; its first prompt is sent once both are stored.
+   */
+  private stageSubtask(
     parent: TaskHead,
     init: SubtaskInit,
     context: ServerCallContext,
-  ): Promise<TaskView> {
-    const { store } = this.options;
+    staged: StagedEffects,
+  ): TaskView {
     const id = crypto.randomUUID();
     const links: SubtaskLinks = { parent: parent.id };
     const head: TaskHead = {
@@ -217,22 +214,33 @@ export class CommandRunner {
       metadata: { ...init.metadata, [SUBTASK_METADATA_KEY]: links },
     };
     const history = (init.history ?? []).map((m) => ({ ...m, taskId: id }));
-    await store.create({ ...head, history, artifacts: [] }, context);
-    await store.updateMetadata(parent.id, (metadata) => linkSubtask(metadata, id), context);
+    staged.subtasks.push({ ...head, history, artifacts: [] });
+    stageMetadata(staged, (metadata) => linkSubtask(metadata, id));
     if (init.prompt) {
-      const prompt = newMessage({
-        role: USER,
-        parts: [textPart(init.prompt)],
-        taskId: id,
-        contextId: parent.contextId,
-      });
-      // Runs on its own: the command's reply does not wait for the sub-task.
-      this.options
-        .sendPrompt(prompt, context)
-        .catch((error: unknown) => this.options.onError?.(error, `sub-task ${id}`));
+      staged.prompts.push(
+        newMessage({
+          role: USER,
+          parts: [textPart(init.prompt)],
+          taskId: id,
+          contextId: parent.contextId,
+        }),
+      );
     }
-    return this.view(head, true, context);
+    return this.view(head, true, context, history);
   }
+}
+
+/** What a handler changed, held back so that it is stored in one write with the reply. */
+interface StagedEffects {
+  metadata?: (current: TaskMetadata) => TaskMetadata;
+  subtasks: Task[];
+  /** Sub-tasks' first prompts, sent once the sub-tasks are stored. */
+  prompts: Message[];
+}
+
+function stageMetadata(staged: StagedEffects, update: (current: TaskMetadata) => TaskMetadata) {
+  const before = staged.metadata;
+  staged.metadata = before ? (current) => update(before(current)) : update;
 }
 
 function linkSubtask(metadata: TaskMetadata, subtaskId: string): TaskMetadata {

@@ -1,7 +1,12 @@
 import type { ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { TaskMetadata } from '../command.js';
-import { type CommandTaskStore, type TaskHead, withoutReplyTags } from './command-task-store.js';
+import {
+  type CommandEffects,
+  type CommandTaskStore,
+  type TaskHead,
+  withoutReplyTags,
+} from './command-task-store.js';
 import { KeyedLock } from './keyed-lock.js';
 
 /**
@@ -47,8 +52,15 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
     return (await this.inner.load(taskId, context))?.history ?? [];
   }
 
-  create(task: Task, context: ServerCallContext): Promise<void> {
-    return this.lock.run(task.id, () => this.inner.save(clean(task), context));
+  create(
+    task: Task,
+    context: ServerCallContext,
+    effects: Pick<CommandEffects, 'subtasks'> = {},
+  ): Promise<void> {
+    return this.lock.run(task.id, async () => {
+      await this.saveSubtasks(effects.subtasks, context);
+      await this.inner.save(clean(task), context);
+    });
   }
 
   appendReply(
@@ -56,6 +68,7 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
     entries: Message[],
     statusMessage: Message,
     context: ServerCallContext,
+    effects: CommandEffects = {},
   ): Promise<TaskHead | undefined> {
     return this.lock.run(taskId, async () => {
       const task = await this.inner.load(taskId, context);
@@ -66,6 +79,10 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
         message: statusMessage,
         timestamp: new Date().toISOString(),
       };
+      if (effects.metadata) task.metadata = this.applyMetadata(task.metadata, effects.metadata);
+      // The SDK's stores have no transactions: sub-tasks go first, so that no stored
+      // reply ever names a sub-task that is not there.
+      await this.saveSubtasks(effects.subtasks, context);
       await this.inner.save(clean(task), context);
       return headOf(task);
     });
@@ -79,15 +96,27 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
     return this.lock.run(taskId, async () => {
       const task = await this.inner.load(taskId, context);
       if (!task) throw new Error(`task ${taskId} no longer exists`);
-      const before = task.metadata ?? {};
-      const after = withoutReplyTags(update(structuredClone(before)));
-      for (const key of Object.keys(after))
-        if (after[key] !== before[key]) this.commandOwnedKeys.add(key);
-      for (const key of Object.keys(before)) if (!(key in after)) this.commandOwnedKeys.add(key);
-      task.metadata = after;
+      task.metadata = this.applyMetadata(task.metadata, update);
       await this.inner.save(task, context);
-      return after;
+      return task.metadata;
     });
+  }
+
+  /** Applies a command's metadata update, remembering which keys commands own. */
+  private applyMetadata(
+    stored: TaskMetadata | undefined,
+    update: (current: TaskMetadata) => TaskMetadata,
+  ): TaskMetadata {
+    const before = stored ?? {};
+    const after = withoutReplyTags(update(structuredClone(before)));
+    for (const key of Object.keys(after))
+      if (after[key] !== before[key]) this.commandOwnedKeys.add(key);
+    for (const key of Object.keys(before)) if (!(key in after)) this.commandOwnedKeys.add(key);
+    return after;
+  }
+
+  private async saveSubtasks(subtasks: Task[] = [], context: ServerCallContext): Promise<void> {
+    for (const subtask of subtasks) await this.inner.save(clean(subtask), context);
   }
 
   private merge(stored: Task, incoming: Task): Task {

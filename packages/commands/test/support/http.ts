@@ -46,11 +46,11 @@ export async function rpc(
   baseUrl: string,
   method: string,
   params: unknown,
-  options: { extensions?: boolean } = {},
+  options: { extensions?: boolean; headers?: Record<string, string> } = {},
 ): Promise<RpcResponse> {
   const response = await fetch(`${baseUrl}/a2a/jsonrpc`, {
     method: 'POST',
-    headers: headers(options.extensions),
+    headers: { ...headers(options.extensions), ...options.headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
@@ -61,11 +61,11 @@ export async function rpcStream(
   baseUrl: string,
   method: string,
   params: unknown,
-  options: { extensions?: boolean } = {},
+  options: { extensions?: boolean; headers?: Record<string, string> } = {},
 ): Promise<{ response: Response; events: SseReader }> {
   const response = await fetch(`${baseUrl}/a2a/jsonrpc`, {
     method: 'POST',
-    headers: headers(options.extensions),
+    headers: { ...headers(options.extensions), ...options.headers },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
   });
   return { response, events: new SseReader(response) };
@@ -76,11 +76,11 @@ export async function rest(
   baseUrl: string,
   path: string,
   body?: unknown,
-  options: { extensions?: boolean; method?: string } = {},
+  options: { extensions?: boolean; method?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: Headers; body: any; events?: SseReader }> {
   const response = await fetch(`${baseUrl}/a2a/rest${path}`, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
-    headers: headers(options.extensions),
+    headers: { ...headers(options.extensions), ...options.headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) {

@@ -35,12 +35,35 @@ export function normalizeUrl(url: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
 }
 
+export interface ConnectOptions {
+  /** Sent as `Authorization: Bearer <key>` on every call but the card's. */
+  apiKey?: string;
+}
+
+/** `fetch` with the agent's API key on every request. */
+export function bearerFetch(apiKey: string): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('authorization', `Bearer ${apiKey}`);
+    return fetch(input, { ...init, headers });
+  };
+}
+
+/** Whether the card asks callers to authenticate. */
+export function requiresAuthentication(card: AgentCard): boolean {
+  return (card.securityRequirements ?? []).length > 0;
+}
+
 /** Reads the agent card at `url` and builds a client over JSON-RPC or HTTP+JSON. */
-export async function connect(url: string): Promise<Connection> {
+export async function connect(url: string, options: ConnectOptions = {}): Promise<Connection> {
   const base = normalizeUrl(url);
+  const fetchImpl = options.apiKey ? bearerFetch(options.apiKey) : undefined;
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory(), new RestTransportFactory()],
+      transports: [
+        new JsonRpcTransportFactory({ fetchImpl }),
+        new RestTransportFactory({ fetchImpl }),
+      ],
     }),
   );
   let client: Client;
@@ -50,6 +73,11 @@ export async function connect(url: string): Promise<Connection> {
     card = await client.getAgentCard();
   } catch (error) {
     throw new ChatError(`Cannot reach an A2A agent at ${base}: ${describeError(error)}`);
+  }
+  if (!options.apiKey && requiresAuthentication(card)) {
+    throw new ChatError(
+      `The agent at ${base} needs an API key: pass --api-key <key> or set A2A_API_KEY.`,
+    );
   }
   return {
     url: base,

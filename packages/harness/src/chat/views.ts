@@ -1,4 +1,5 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
+import { sanitizeLine } from './sanitize.js';
 import type { Entry } from './transcript.js';
 
 /** The task the chat started with (or resumed); its view keeps this key when its task changes. */
@@ -55,7 +56,7 @@ export function stateWords(state: TaskState | undefined): string {
     .replace(/_/g, ' ');
 }
 
-/** The first 8 characters of an id: enough to tell tasks apart on screen. */
+/** The first 8 characters of an id: enough to tell tasks apart on screen. Ids come from the agent. */
 export function shortId(id: string | undefined): string {
-  return id ? id.slice(0, 8) : '—';
+  return id ? sanitizeLine(id).slice(0, 8) : '—';
 }

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
+import { apiKeyOption } from './api-key-option.js';
 import { ChatError, connect, DEFAULT_AGENT_URL, loadTask } from '../chat/connection.js';
+import { sanitizeLine } from '../chat/sanitize.js';
 
 function fail(message: string): void {
   process.stderr.write(`a2a-harness chat: ${message}\n`);
@@ -11,7 +13,8 @@ export function chatCommand(): Command {
     .description('chat with an A2A agent in this terminal, with / completion for its commands')
     .argument('[url]', "the agent's base URL", DEFAULT_AGENT_URL)
     .option('--task <id>', 'resume this task instead of starting a new one')
-    .action(async (url: string, options: { task?: string }) => {
+    .addOption(apiKeyOption())
+    .action(async (url: string, options: { task?: string; apiKey?: string }) => {
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         fail('needs a terminal; in scripts, use `a2a-harness send [url] "text"`.');
         return;
@@ -19,7 +22,7 @@ export function chatCommand(): Command {
       let outcome: { taskId?: string };
       let agentUrl: string;
       try {
-        const connection = await connect(url);
+        const connection = await connect(url, { apiKey: options.apiKey });
         agentUrl = connection.url;
         const resumed = options.task ? await loadTask(connection, options.task) : undefined;
         // ink draws only a last frame when it thinks it runs in CI; this is a terminal.
@@ -33,8 +36,10 @@ export function chatCommand(): Command {
         return;
       }
       if (outcome.taskId) {
+        // The id is the agent's: printed only once it can drive nothing.
+        const taskId = sanitizeLine(outcome.taskId);
         process.stdout.write(
-          `Task ${outcome.taskId}. Resume it with: a2a-harness chat ${agentUrl} --task ${outcome.taskId}\n`,
+          `Task ${taskId}. Resume it with: a2a-harness chat ${agentUrl} --task ${taskId}\n`,
         );
       }
       // Keep-alive sockets of the agent's connection would hold the process a few seconds more.

@@ -2,6 +2,7 @@ import { text as readAll } from 'node:stream/consumers';
 import type { Message, Task } from '@a2a-js/sdk';
 import { sendText } from 'a2a-commands/client';
 import { Command } from 'commander';
+import { apiKeyOption } from './api-key-option.js';
 import { ChatError, connect, DEFAULT_AGENT_URL } from '../chat/connection.js';
 import { describeError, isTaskNotFound } from '../chat/errors.js';
 import { sanitizeLine } from '../chat/sanitize.js';
@@ -34,16 +35,17 @@ export function sendCommand(): Command {
     .argument('[text]', 'the message or /command to send; - reads it from stdin')
     .option('--json', 'print the raw A2A result (SendMessageResponse JSON)')
     .option('--task <id>', 'send to this task instead of starting a new one')
+    .addOption(apiKeyOption())
     .action(
       async (
         first: string | undefined,
         second: string | undefined,
-        options: { json?: boolean; task?: string },
+        options: { json?: boolean; task?: string; apiKey?: string },
       ) => {
         let result: Task | Message;
         try {
           const { url, text } = await argumentsOf(first, second);
-          const connection = await connect(url);
+          const connection = await connect(url, { apiKey: options.apiKey });
           try {
             result = await sendText(connection.client, text, { taskId: options.task });
           } catch (error) {

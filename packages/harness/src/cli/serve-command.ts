@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config/config.js';
+import { loadApiKeys } from '../serve/api-keys.js';
 import { createLogger } from '../serve/logging.js';
 import { serve } from '../serve/serve.js';
 
@@ -44,6 +45,12 @@ export function serveCommand(): Command {
       ).env('HARNESS_PUBLIC_URL'),
     )
     .addOption(
+      new Option(
+        '--api-keys <file>',
+        'require API keys: one principal=key per line (also HARNESS_API_KEYS=alice=key1,bob=key2)',
+      ).env('HARNESS_API_KEYS_FILE'),
+    )
+    .addOption(
       new Option('--log-level <level>', 'log level')
         .env('HARNESS_LOG_LEVEL')
         .default('info')
@@ -57,11 +64,17 @@ export function serveCommand(): Command {
         config?: string;
         databaseUrl?: string;
         publicUrl?: string;
+        apiKeys?: string;
         logLevel: string;
       }) => {
         const logger = createLogger(options.logLevel);
         try {
+          const apiKeys = loadApiKeys({
+            env: process.env.HARNESS_API_KEYS,
+            file: options.apiKeys,
+          });
           const running = await serve({
+            apiKeys,
             host: options.host,
             port: options.port,
             dataDir: options.data,

@@ -1,4 +1,4 @@
-import { TaskState } from '@a2a-js/sdk';
+import { TaskState, type TaskStatus } from '@a2a-js/sdk';
 import { resolveUserScope, type ServerCallContext } from '@a2a-js/sdk/server';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
@@ -99,7 +99,7 @@ export class ClusterTurns implements TurnScheduler {
     };
   }
 
-  start(turn: TurnRequest): Promise<void> {
+  start(turn: TurnRequest): Promise<TaskStatus | undefined> {
     this.claimLoop(turn.taskId);
     // Wherever the turn runs, its final event reaches the caller through the bus.
     return new Promise(() => undefined);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseConfig } from './config.js';
+import { DEFAULT_LIMITS, resolveLimits } from './limits.js';
 
 describe('config file', () => {
   it('reads YAML', () => {
@@ -50,5 +51,47 @@ describe('config file', () => {
 
   it('no file is the empty config', () => {
     expect(loadConfig(undefined)).toEqual({});
+  });
+
+  it('reads limits; a key left out keeps its default', () => {
+    const config = parseConfig('limits:\n  bodyBytes: 4194304\n  queuedPerTask: 0\n', 'h.yaml');
+    expect(config.limits).toEqual({ bodyBytes: 4194304, queuedPerTask: 0 });
+    expect(resolveLimits(config.limits)).toEqual({
+      ...DEFAULT_LIMITS,
+      bodyBytes: 4194304,
+      queuedPerTask: 0,
+    });
+  });
+
+  it('refuses limits that are not whole numbers of at least 1, and unknown limits', () => {
+    let error: unknown;
+    try {
+      parseConfig(
+        'limits:\n  bodyBytes: 0\n  textChars: 1.5\n  argumentChars: lots\n  commandFileBytes: 1e12\n  maxTurns: 3\n',
+        'h.yaml',
+      );
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('/limits/bodyBytes must be >= 1');
+    expect(message).toContain('/limits/textChars must be integer');
+    expect(message).toContain('/limits/argumentChars must be integer');
+    expect(message).toContain('/limits/commandFileBytes must be <= 16777216');
+    expect(message).toContain('"maxTurns"');
+  });
+});
+
+describe('default limits', () => {
+  it('are the documented ones', () => {
+    expect(DEFAULT_LIMITS).toEqual({
+      bodyBytes: 1048576,
+      partsPerMessage: 64,
+      textChars: 100000,
+      argumentChars: 10000,
+      queuedPerTask: 16,
+      commandFileBytes: 65536,
+    });
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import type { ModelsConfig } from '../models/index.js';
+import { LIMITS_SCHEMA, type Limits } from './limits.js';
 
 /** The config file: YAML or JSON (JSON is YAML). Every key is optional. */
 export interface HarnessConfig extends ModelsConfig {
@@ -9,6 +10,8 @@ export interface HarnessConfig extends ModelsConfig {
   commandDirs?: string[];
   /** Agent name shown on the card. */
   name?: string;
+  /** Input limits; each missing key has its default (`DEFAULT_LIMITS`). */
+  limits?: Partial<Limits>;
 }
 
 const schema = {
@@ -37,6 +40,7 @@ const schema = {
       },
     },
     commandDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
+    limits: LIMITS_SCHEMA,
   },
 } as const;
 

@@ -54,3 +54,24 @@ export function baseAgentCard(
     signatures: [],
   };
 }
+
+/** The card when API keys are on: one HTTP bearer scheme, required for every call but the card. */
+export function withBearerAuth(card: AgentCard, schemeName: string): AgentCard {
+  return {
+    ...card,
+    securitySchemes: {
+      [schemeName]: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: {
+            description:
+              'An API key issued by the operator, sent as "Authorization: Bearer <key>".',
+            scheme: 'Bearer',
+            bearerFormat: '',
+          },
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { [schemeName]: { list: [] } } }],
+  };
+}

@@ -4,6 +4,17 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import { JSONRPC_PATH, REST_PATH } from './agent-card.js';
+import { principalUserBuilder, requireApiKey } from './auth.js';
+import {
+  jsonRpcErrors,
+  jsonRpcGuard,
+  jsonRpcNotFound,
+  restErrors,
+  restGuard,
+  restNotFound,
+} from './a2a-guards.js';
+import { jsonRpcBody, restBody } from './body-limit.js';
+import { trackHangUp } from '../hang-up.js';
 import type { Harness } from './harness.js';
 import { requestLogging } from './logging.js';
 import { webUiRoutes } from './web-ui.js';
@@ -21,17 +32,34 @@ const a2aCors = cors({
 
 /**
  * The HTTP face of the harness: the card, JSON-RPC, HTTP+JSON (with SSE), a
- * health check, and the web chat at `/ui`.
+ * health check, and the web chat at `/ui`. With API keys, only the card, the
+ * health check and the web chat's files are public.
  */
 export function createApp(harness: Harness, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogging(logger));
+  app.use(trackHangUp);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
   app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH], a2aCors);
-  app.use(commandsRoutes(harness, { jsonRpcPath: JSONRPC_PATH, restPath: REST_PATH }));
+  if (harness.apiKeys) {
+    app.use(JSONRPC_PATH, requireApiKey(harness.apiKeys, 'jsonrpc'));
+    app.use(REST_PATH, requireApiKey(harness.apiKeys, 'rest'));
+  }
+  // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
+  app.use(JSONRPC_PATH, jsonRpcBody(harness.limits.bodyBytes), jsonRpcGuard);
+  app.use(REST_PATH, restBody(harness.limits.bodyBytes), restGuard);
+  app.use(
+    commandsRoutes(harness, {
+      jsonRpcPath: JSONRPC_PATH,
+      restPath: REST_PATH,
+      userBuilder: principalUserBuilder,
+    }),
+  );
+  app.use(JSONRPC_PATH, jsonRpcNotFound, jsonRpcErrors);
+  app.use(REST_PATH, restNotFound, restErrors);
   app.use(webUiRoutes());
   return app;
 }

@@ -2,17 +2,22 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CommandRegistry, CommandsCard } from 'a2a-commands';
 import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 import { Cluster, createClusterTables } from '../cluster/index.js';
 import { registerBuiltins } from '../commands/builtins/index.js';
 import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
 import type { HarnessConfig } from '../config/config.js';
+import { resolveLimits, type Limits } from '../config/limits.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { TaskEvents } from '../turns/task-events.js';
 import { TurnHandler } from '../turns/turn-handler.js';
 import { turnRunner } from '../turns/run-turn.js';
-import { baseAgentCard } from './agent-card.js';
+import { baseAgentCard, withBearerAuth } from './agent-card.js';
+import type { ApiKeys } from './api-keys.js';
+import { MessageLimitsHandler } from './message-limits.js';
+import { BEARER_SCHEME_NAME } from './auth.js';
 
 export interface HarnessOptions {
   dataDir: string;
@@ -27,16 +32,22 @@ export interface HarnessOptions {
   cwd?: string;
   /** For tests: how models are fetched. */
   fetch?: typeof fetch;
+  /** When given, every call but the card needs one of these keys, and tasks belong to their principal. */
+  apiKeys?: ApiKeys;
 }
 
 export interface Harness {
   card: CommandsCard;
   registry: CommandRegistry;
-  requestHandler: CommandsRequestHandler;
+  /** What the A2A routes call: the message-size checks, then the commands handler. */
+  requestHandler: A2ARequestHandler;
+  /** The input limits in force: the config's, with defaults for the rest. */
+  limits: Limits;
   contextBuilder: ReturnType<typeof commandsContextBuilder>;
   store: HarnessTaskStore;
   catalog: ModelCatalog;
   turns: TurnHandler;
+  apiKeys?: ApiKeys;
   /** Ends the turns in flight cleanly, stops watching command files and closes the database. */
   close(): Promise<void>;
 }
@@ -49,6 +60,7 @@ export const INTERRUPTED_BY_SHUTDOWN =
 /** Everything the harness is, wired together; the HTTP layer is `createApp`. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { logger, config } = options;
+  const limits = resolveLimits(config.limits);
   // Models first: a bad provider config fails before any file is written.
   const catalog = await createModelCatalog({
     config,
@@ -80,7 +92,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   }
 
   const registry = new CommandRegistry();
-  const card = new CommandsCard(baseAgentCard(options.publicUrl, config.name), registry);
+  const base = baseAgentCard(options.publicUrl, config.name);
+  const card = new CommandsCard(
+    options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
+    registry,
+  );
   const shutdown = new AbortController();
 
   const events = new TaskEvents(cluster?.turnRelay);
@@ -91,18 +107,20 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     runTurn: turnRunner({ store, catalog, events, logger }),
     logger,
     scheduler: cluster?.scheduler,
+    maxQueuedPerTask: limits.queuedPerTask,
   });
-  const requestHandler = new CommandsRequestHandler({
+  const commands = new CommandsRequestHandler({
     inner: turns,
     registry,
     store,
     agentCard: card.provider,
     signal: shutdown.signal,
+    argumentChars: limits.argumentChars,
     onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
     relay: cluster?.replyRelay,
   });
   if (cluster) {
-    cluster.deliverTo(events, requestHandler.live);
+    cluster.deliverTo(events, commands.live);
     // Only the turns of instances that are gone: the others are running theirs.
     const interrupted = await cluster.start();
     if (interrupted.length > 0)
@@ -122,6 +140,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     registry,
     logger,
     runFor: customCommandRun,
+    maxFileBytes: limits.commandFileBytes,
   });
   await custom.load();
   await custom.watch();
@@ -129,11 +148,13 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   return {
     card,
     registry,
-    requestHandler,
+    requestHandler: new MessageLimitsHandler(commands, limits),
+    limits,
     contextBuilder: commandsContextBuilder(),
     store,
     catalog,
     turns,
+    apiKeys: options.apiKeys,
     async close() {
       shutdown.abort();
       await turns.endTurnsInFlight(INTERRUPTED_BY_SHUTDOWN);

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { HarnessConfig } from '../config/config.js';
+import type { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createHarness, type Harness } from './harness.js';
 
@@ -18,6 +19,7 @@ export interface ServeOptions {
   config: HarnessConfig;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  apiKeys?: ApiKeys;
 }
 
 export interface RunningHarness {
@@ -55,6 +57,7 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
     options.logger.level === 'silent'
       ? options.logger
       : options.logger.child({}, { level: 'info' });
+  warnAboutAccess(announcer, options.host, options.apiKeys);
   announcer.info({ url, host: options.host, port }, `a2a-harness listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -76,4 +79,33 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       options.logger.flush();
     })());
   return { url, listeningUrl: listening, server, harness, stop };
+}
+
+/** `localhost`, `::1` and all of 127.0.0.0/8: reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/** Says how callers are checked, and says it loudly when anyone on the network may call unchecked. */
+function warnAboutAccess(logger: Logger, host: string, apiKeys: ApiKeys | undefined): void {
+  if (apiKeys) {
+    logger.info(
+      { principals: apiKeys.principals },
+      'API keys required for every call but the card',
+    );
+    if (apiKeys.shortKeys.length > 0) {
+      logger.warn(
+        { principals: apiKeys.shortKeys },
+        'some API keys are shorter than 16 characters and could be guessed; use long random keys',
+      );
+    }
+    return;
+  }
+  if (!isLoopback(host)) {
+    logger.warn(
+      { host },
+      `WARNING: listening on ${host} WITHOUT API KEYS: anyone who can reach this port can read and write every task. Set HARNESS_API_KEYS or --api-keys, or listen on 127.0.0.1.`,
+    );
+  }
 }

@@ -13,6 +13,7 @@ import type { TaskMetadata } from 'a2a-commands';
 import {
   KeyedLock,
   withoutReplyTags,
+  type CommandEffects,
   type CommandTaskStore,
   type TaskHead,
 } from 'a2a-commands/server';
@@ -23,6 +24,8 @@ import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './m
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
 export interface TaskChange {
+  /** Checked on the stored head before anything is written: an error it returns is thrown. */
+  refuse?: (current: TaskHead) => Error | undefined;
   append?: Message[];
   status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
   metadata?: (current: TaskMetadata) => TaskMetadata;
@@ -32,6 +35,8 @@ export interface TaskChange {
    * as it is, and `update` then returns undefined.
    */
   alongside?: AlongsideWrite;
+  /** New tasks stored in the same transaction: a command's sub-tasks. */
+  create?: Task[];
 }
 
 /** A write made in a task change's transaction; false vetoes the change. */
@@ -129,15 +134,19 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     });
   }
 
-  create(task: Task, context: ServerCallContext, alongside?: AlongsideWrite): Promise<void> {
+  /**
+   * Stores a new task, and the sub-tasks a command made with it, in one
+   * transaction; `alongside` runs first in it.
+   */
+  create(
+    task: Task,
+    context: ServerCallContext,
+    effects: Pick<CommandEffects, 'subtasks'> = {},
+    alongside?: AlongsideWrite,
+  ): Promise<void> {
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
-      // A new task's history starts at 0: no need to look for its end.
-      await this.appendRows(db, task.id, task.history, 0);
-      await heads.save(
-        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
-        context,
-      );
+      await this.insertTasks(db, heads, [...(effects.subtasks ?? []), task], context);
     });
   }
 
@@ -150,7 +159,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return this.write(taskId, async (db, heads) => {
       const task = await heads.load(taskId, context);
       if (!task) return undefined;
+      const refused = change.refuse?.(headOf(task));
+      if (refused) throw refused;
       if ((await change.alongside?.(db)) === false) return undefined;
+      if (change.create) await this.insertTasks(db, heads, change.create, context);
       if (change.append?.length) await this.appendRows(db, taskId, change.append);
       if (change.status) task.status = change.status(task.status);
       if (change.metadata)
@@ -165,9 +177,12 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     entries: Message[],
     statusMessage: Message,
     context: ServerCallContext,
+    effects: CommandEffects = {},
   ): Promise<TaskHead | undefined> {
     return this.update(taskId, context, {
       append: entries,
+      metadata: effects.metadata,
+      create: effects.subtasks,
       status: (current) => ({
         state: current?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
         message: statusMessage,
@@ -232,6 +247,23 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
       }),
     );
+  }
+
+  /** New tasks: their ids are fresh, so no other writer can hold them yet. */
+  private async insertTasks(
+    db: Kysely<MessagesTable>,
+    heads: DatabaseTaskStore,
+    tasks: Task[],
+    context: ServerCallContext,
+  ): Promise<void> {
+    for (const task of tasks) {
+      // A new task's history starts at 0: no need to look for its end.
+      await this.appendRows(db, task.id, task.history, 0);
+      await heads.save(
+        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
+        context,
+      );
+    }
   }
 
   private async appendRows(

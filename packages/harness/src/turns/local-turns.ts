@@ -1,3 +1,4 @@
+import type { TaskStatus } from '@a2a-js/sdk';
 import { TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { noteMessage } from '../notes.js';
@@ -29,19 +30,20 @@ export class LocalTurns implements TurnScheduler {
     return undefined;
   }
 
-  start(request: TurnRequest, context: ServerCallContext): Promise<void> {
+  start(request: TurnRequest, context: ServerCallContext): Promise<TaskStatus | undefined> {
     const turn = newTurn(request.taskId, request.turnId);
     this.contexts.set(turn, context);
     this.queue.enqueue(turn);
-    return turn.done;
+    return turn.done.then(() => turn.ended);
   }
 
   async cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void> {
     const { events } = this.deps;
     const { running, waiting } = this.queue.drain(task.id);
+    // Stored before the aborts: whoever a turn's end wakes then reads the task canceled.
+    const ended = await end();
     running?.abort.abort(new Error('canceled'));
     for (const turn of waiting) turn.abort.abort(new Error('canceled'));
-    const ended = await end();
     const finalEvent = statusEvent(task, ended!.status!);
     events.publish(task.id, { event: finalEvent, turnId: running?.turnId ?? '', final: true });
     for (const turn of waiting) {

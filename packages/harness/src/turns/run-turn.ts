@@ -1,4 +1,4 @@
-import { TaskState } from '@a2a-js/sdk';
+import { TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
@@ -7,7 +7,7 @@ import { settingsOf, withSettings } from '../settings.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import { modelContext } from './model-context.js';
 import type { TaskEvents } from './task-events.js';
-import { agentMessage, answerChunk, status, statusEvent } from './turn-events.js';
+import { agentMessage, answerChunk, status, statusEvent, TERMINAL_STATES } from './turn-events.js';
 import type { Turn } from './turn-queue.js';
 
 export interface TurnRunnerOptions {
@@ -32,9 +32,14 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
     const publish = (event: Parameters<TaskEvents['publish']>[1]['event'], final = false) =>
       events.publish(taskId, { event, turnId, final });
 
+    // A CancelTask that slipped in between this turn's acceptance and its start ends it here.
+    if (TERMINAL_STATES.has(head.status?.state ?? 0)) {
+      publish(statusEvent(task, head.status!), true);
+      return;
+    }
     if (head.status?.state !== TaskState.TASK_STATE_WORKING) {
       const started = await store.update(taskId, context, {
-        status: () => status(TaskState.TASK_STATE_WORKING),
+        status: (current) => unlessEnded(current, status(TaskState.TASK_STATE_WORKING)),
         alongside: turn.fence,
       });
       if (!started) return;
@@ -46,7 +51,12 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
     let answer;
     try {
       const model = await catalog.languageModel(modelId);
-      const history = await store.loadHistory(taskId, context, { from: settings.contextStart });
+      let history = await store.loadHistory(taskId, context, { from: settings.contextStart });
+      if (!history.some((m) => m.messageId === turnId)) {
+        // Queued before a /clear that now leaves it out: it starts the fresh context alone.
+        const all = await store.loadHistory(taskId, context);
+        history = all.filter((m) => m.messageId === turnId);
+      }
       let first = true;
       const result = await streamModelTurn({
         model,
@@ -79,7 +89,8 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
     const ended = await store.update(taskId, context, {
       alongside: turn.fence,
       append: [answer.message],
-      status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, answer.message),
+      status: (current) =>
+        unlessEnded(current, status(TaskState.TASK_STATE_INPUT_REQUIRED, answer.message)),
       metadata: (metadata) => {
         const current = settingsOf(metadata);
         if (!answer.usage) return metadata;
@@ -92,6 +103,12 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
         });
       },
     });
+    turn.ended = ended?.status;
     if (ended) publish(statusEvent(task, ended.status!), true);
   };
+}
+
+/** The turn path never reopens a task that CancelTask ended meanwhile. */
+function unlessEnded(current: TaskStatus | undefined, next: TaskStatus): TaskStatus | undefined {
+  return TERMINAL_STATES.has(current?.state ?? 0) ? current : next;
 }

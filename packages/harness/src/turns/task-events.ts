@@ -1,4 +1,5 @@
 import type { StreamResponse } from '@a2a-js/sdk';
+import { hangUpSignal } from '../hang-up.js';
 
 export interface TaskEvent {
   event: StreamResponse;
@@ -47,7 +48,16 @@ export class TaskEvents {
     return this.listeners.has(taskId);
   }
 
-  subscribe(taskId: string): EventSubscription {
+  /** How many subscriptions are open on the task. */
+  count(taskId: string): number {
+    return this.listeners.get(taskId)?.size ?? 0;
+  }
+
+  /**
+   * A subscription made while a request is handled closes when that request's
+   * client hangs up: nobody reads it any more, and it would buffer for good.
+   */
+  subscribe(taskId: string, until: AbortSignal | undefined = hangUpSignal()): EventSubscription {
     const buffered: TaskEvent[] = [];
     let wake: (() => void) | undefined;
     let closed = false;
@@ -64,8 +74,11 @@ export class TaskEvents {
       listeners.delete(listener);
       if (listeners.size === 0 && this.listeners.get(taskId) === listeners)
         this.listeners.delete(taskId);
+      until?.removeEventListener('abort', close);
       wake?.();
     };
+    if (until?.aborted) close();
+    else until?.addEventListener('abort', close, { once: true });
     return {
       close,
       async *[Symbol.asyncIterator]() {

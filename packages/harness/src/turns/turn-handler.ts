@@ -16,6 +16,7 @@ import {
   type StreamResponse,
   type SubscribeToTaskRequest,
   type Task,
+  type TaskStatus,
   type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import {
@@ -53,8 +54,8 @@ interface Accepted {
   message: Message;
   /** The task's events from before the message was stored: none of its turn's is missed. */
   events: EventSubscription;
-  /** Settles when the turn has ended, when that is known in this process. */
-  done: Promise<void>;
+  /** Settles, with the status the turn stored, when it has ended, if that is known in this process. */
+  done: Promise<TaskStatus | undefined>;
 }
 
 /**
@@ -86,16 +87,17 @@ export class TurnHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     const { head, message, events, done } = await this.accept(params, context);
+    let ended: TaskStatus | undefined;
     try {
       if (params.configuration?.returnImmediately) {
         return { ...head, history: [message], artifacts: [] };
       }
       // The turn may run in another process: its final event says it has ended.
-      await Promise.race([done, finalEventOf(events, message.messageId)]);
+      ended = await Promise.race([done, finalStatusOf(events, message.messageId)]);
     } finally {
       events.close();
     }
-    return this.turnResult(head.id, message, context);
+    return this.turnResult(head.id, message, context, ended);
   }
 
   async *sendMessageStream(
@@ -143,10 +145,7 @@ export class TurnHandler implements A2ARequestHandler {
 
   async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     const id = requireTaskId(params.id);
-    if (params.historyLength !== undefined && params.historyLength < 0) {
-      throw new RequestMalformedError('historyLength must not be negative');
-    }
-    const task = await this.options.store.load(id, context, params.historyLength);
+    const task = await this.options.store.load(id, context, historyLengthOf(params.historyLength));
     if (!task) throw new TaskNotFoundError(`Task not found: ${id}`);
     return task;
   }
@@ -159,14 +158,11 @@ export class TurnHandler implements A2ARequestHandler {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
       throw new RequestMalformedError('pageSize must be between 1 and 100');
     }
-    if (params.historyLength !== undefined && params.historyLength < 0) {
-      throw new RequestMalformedError('historyLength must not be negative');
-    }
+    const historyLength = historyLengthOf(params.historyLength) ?? 0;
     if (params.statusTimestampAfter && Number.isNaN(Date.parse(params.statusTimestampAfter))) {
       throw new RequestMalformedError('statusTimestampAfter must be an ISO 8601 timestamp');
     }
     const response = await this.options.store.list({ ...params, pageSize }, context);
-    const historyLength = params.historyLength ?? 0;
     if (historyLength > 0) {
       for (const task of response.tasks) {
         task.history = await this.options.store.loadHistory(task.id, context, {
@@ -262,11 +258,8 @@ export class TurnHandler implements A2ARequestHandler {
         const taskId = requireTaskId(incoming.taskId);
         head = await store.loadHead(taskId, context);
         if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-        if (TERMINAL_STATES.has(head.status?.state ?? 0)) {
-          throw new UnsupportedOperationError(
-            `Task ${taskId} has ended (${TaskState[head.status!.state]}); start a new task to go on.`,
-          );
-        }
+        const ended = endedError(head);
+        if (ended) throw ended;
         if (incoming.contextId && incoming.contextId !== head.contextId) {
           throw new RequestMalformedError(
             `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
@@ -276,13 +269,15 @@ export class TurnHandler implements A2ARequestHandler {
         const busy = await this.scheduler.busy(taskId);
         if (busy && (await this.scheduler.queued(taskId)) >= limit) {
           throw new UnsupportedOperationError(
-            `Task ${taskId} already has ${limit} messages waiting for the model; wait for the current turn to finish.`,
+            `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
           );
         }
         message = { ...incoming, taskId, contextId: head.contextId };
         const request = { taskId, turnId: message.messageId };
         events = this.events.subscribe(taskId);
         head = await store.update(taskId, context, {
+          // Again where it is written: a CancelTask may have ended the task since.
+          refuse: endedError,
           append: [message],
           status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
           alongside: this.scheduler.recordWrite(request, context),
@@ -304,6 +299,7 @@ export class TurnHandler implements A2ARequestHandler {
         await store.create(
           task,
           context,
+          {},
           this.scheduler.recordWrite({ taskId: id, turnId: message.messageId }, context),
         );
         head = { id, contextId, status: task.status, metadata: {} };
@@ -316,22 +312,56 @@ export class TurnHandler implements A2ARequestHandler {
     return { head, message, events, done };
   }
 
-  /** SendMessage's Task: the head after the turn, with this turn's exchange as its history. */
+  /**
+   * SendMessage's Task: the head as the turn left it, with this turn's exchange as
+   * its history. Not the head as it is now: the next turn or a command may have
+   * changed its status since.
+   */
   private async turnResult(
     taskId: string,
     message: Message,
     context: ServerCallContext,
+    ended: TaskStatus | undefined,
   ): Promise<Task> {
     const task = await this.options.store.load(taskId, context, 0);
     if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);
-    const answer = task.status?.message;
-    return { ...task, history: answer ? [message, answer] : [message] };
+    const status = ended ?? task.status;
+    const answer = status?.message;
+    return { ...task, status, history: answer ? [message, answer] : [message] };
   }
 }
 
-/** Settles when the turn's last event arrives, from this process or another. */
-async function finalEventOf(events: EventSubscription, turnId: string): Promise<void> {
-  for await (const event of events) if (event.turnId === turnId && event.final) return;
+/** The status the turn's last event carries, from this process or another. */
+async function finalStatusOf(
+  events: EventSubscription,
+  turnId: string,
+): Promise<TaskStatus | undefined> {
+  for await (const { event, turnId: id, final } of events) {
+    if (id !== turnId || !final) continue;
+    return event.payload?.$case === 'statusUpdate' ? event.payload.value.status : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A historyLength the store can use: a whole number, 0 or more. The SDK passes
+ * JSON-RPC's through as any number, and the database refuses 1.5 or 1e308.
+ */
+function historyLengthOf(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RequestMalformedError('historyLength must be a whole number, 0 or more');
+  }
+  return Math.min(value, Number.MAX_SAFE_INTEGER);
+}
+
+/** Ordinary messages are refused once a task has ended: on this harness CancelTask is for good. */
+function endedError(head: TaskHead): UnsupportedOperationError | undefined {
+  const state = head.status?.state ?? 0;
+  if (!TERMINAL_STATES.has(state)) return undefined;
+  return new UnsupportedOperationError(
+    `Task ${head.id} has ended (${TaskState[state]}); start a new task to go on.`,
+  );
 }
 
 function requireTaskId(id: string | undefined): string {

@@ -1,4 +1,5 @@
 import type { AlongsideWrite } from '../store/index.js';
+import type { TaskStatus } from '@a2a-js/sdk';
 
 /** One queued or running model turn. */
 export interface Turn {
@@ -8,6 +9,8 @@ export interface Turn {
   abort: AbortController;
   /** Settles when the turn's last event has been published. */
   done: Promise<void>;
+  /** The status the turn stored as it ended: SendMessage answers with it. */
+  ended?: TaskStatus;
   finish(): void;
   /**
    * Made with each of the turn's writes; vetoes them once the turn is no

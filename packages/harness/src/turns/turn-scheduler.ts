@@ -1,3 +1,4 @@
+import type { TaskStatus } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
@@ -36,9 +37,10 @@ export interface TurnScheduler {
   recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite | undefined;
   /**
    * Called once the message is stored: the turn runs when its time comes.
-   * Resolves when its last event has been published.
+   * Resolves, with the status the turn stored as it ended, when its last event
+   * has been published here; a turn run elsewhere ends through its final event.
    */
-  start(turn: TurnRequest, context: ServerCallContext): Promise<void>;
+  start(turn: TurnRequest, context: ServerCallContext): Promise<TaskStatus | undefined>;
   /**
    * CancelTask: the waiting turns are dropped, the running one is aborted, the
    * canceled state is written with `end`, and every one of them gets its final event.

@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { HarnessConfig } from '../../src/config/config.js';
+import type { ApiKeys } from '../../src/serve/api-keys.js';
 import { serve, type RunningHarness } from '../../src/serve/serve.js';
 
 export interface TestHarness extends RunningHarness {
@@ -17,17 +18,21 @@ export async function startHarness(
     dataDir?: string;
     databaseUrl?: string;
     publicUrl?: string;
+    apiKeys?: ApiKeys;
+    host?: string;
+    logger?: Logger;
   } = {},
 ): Promise<TestHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
   const running = await serve({
-    host: '127.0.0.1',
+    host: options.host ?? '127.0.0.1',
     port: 0,
     dataDir,
     databaseUrl: options.databaseUrl,
     publicUrl: options.publicUrl,
     config: options.config ?? {},
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
+    apiKeys: options.apiKeys,
     env: options.env ?? {},
   });
   return { ...running, dataDir };

@@ -1,9 +1,14 @@
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { ApiKeyNeededError, ApiKeyRefusedError } from './api-key.js';
+
 /** A failure as the chat shows it: a short title and one or two sentences. */
 export interface Problem {
   title: string;
   detail: string;
   /** The agent did not answer at all (as opposed to answering with an error). */
   unreachable: boolean;
+  /** The fix is in the API key field: there is no key (`missing`), or the agent refused it. */
+  apiKey?: 'missing' | 'refused';
 }
 
 export type Doing = 'connect' | 'send' | 'stream' | 'open' | 'list';
@@ -21,6 +26,11 @@ export function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
+/** Whether the agent said it has no such task (either transport's error). */
+export function isTaskNotFound(error: unknown): boolean {
+  return error instanceof TaskNotFoundError;
+}
+
 /** The message of an error, without the SDK's own prefixes. */
 function messageOf(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
@@ -33,6 +43,25 @@ function messageOf(error: unknown): string {
  * URL is wrong, or the agent does not allow this page's origin (CORS).
  */
 export function describeError(error: unknown, agentUrl: string, doing: Doing): Problem {
+  if (
+    error instanceof ApiKeyNeededError ||
+    (error instanceof ApiKeyRefusedError && !error.sentKey)
+  ) {
+    return {
+      title: 'This agent needs an API key',
+      detail: `${agentUrl} answers only calls that carry a key. Enter yours in the API key field, then connect.`,
+      unreachable: false,
+      apiKey: 'missing',
+    };
+  }
+  if (error instanceof ApiKeyRefusedError) {
+    return {
+      title: 'The agent refused the API key',
+      detail: `${agentUrl} did not accept the key: it is wrong, or no longer valid. Correct it in the API key field, then connect again.`,
+      unreachable: false,
+      apiKey: 'refused',
+    };
+  }
   if (error instanceof TypeError && /fetch|network|load failed/i.test(error.message)) {
     return {
       title: "Can't reach the agent",

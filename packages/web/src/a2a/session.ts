@@ -1,5 +1,12 @@
 import type { AgentCard, StreamResponse, Task } from '@a2a-js/sdk';
-import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import {
+  AgentCardResolver,
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
 import {
   commandRequestOptions,
   readCommands,
@@ -9,6 +16,7 @@ import {
   textRequest,
   type CommandSpec,
 } from 'a2a-commands/client';
+import { ApiKeyNeededError, authorizedFetch, requiresApiKey } from './api-key.js';
 import { toTaskState } from './task-states.js';
 
 /** A message on its way: its id is known before the agent answers, so it can be shown at once. */
@@ -29,7 +37,8 @@ const MAX_PAGES = 5;
 /**
  * The chat's view of one agent: the SDK's browser client, made from the card
  * at the agent's URL, and the commands the card lists. Every call names the
- * commands extension (SEMANTICS §6), so the agent echoes it.
+ * commands extension (SEMANTICS §6), so the agent echoes it, and carries the
+ * API key when there is one.
  */
 export class AgentSession {
   private constructor(
@@ -39,9 +48,31 @@ export class AgentSession {
     readonly commands: readonly CommandSpec[],
   ) {}
 
-  /** Reads the card at `url` and picks a transport it offers. */
-  static async connect(url: string): Promise<AgentSession> {
-    const client = await new ClientFactory().createFromUrl(url);
+  /**
+   * Reads the card at `url` and picks a transport it offers. The card is
+   * public and fetched without the key; every A2A call after it sends
+   * `Authorization: Bearer <apiKey>`. When the card asks for credentials and
+   * there is no key, this fails with {@link ApiKeyNeededError} before any call.
+   */
+  static async connect(url: string, apiKey?: string): Promise<AgentSession> {
+    const fetchImpl = authorizedFetch(apiKey);
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [
+          new JsonRpcTransportFactory({ fetchImpl }),
+          new RestTransportFactory({ fetchImpl }),
+        ],
+        cardResolver: {
+          async resolve(baseUrl, path) {
+            const card = await AgentCardResolver.default.resolve(baseUrl, path);
+            if (!apiKey && requiresApiKey(card)) throw new ApiKeyNeededError();
+            return card;
+          },
+        },
+      }),
+    );
+    const client = await factory.createFromUrl(url);
+    // The extended card, when the agent offers one, is the first call with the key.
     const card = await client.getAgentCard();
     return new AgentSession(url, client, card, readCommands(card));
   }

@@ -9,10 +9,13 @@ export function EmptyState({
   card,
   commands,
   onCommand,
+  noCardTitle = 'Connecting…',
 }: {
   card?: AgentCard;
   commands: readonly CommandSpec[];
   onCommand: (text: string) => void;
+  /** The heading until there is a card. */
+  noCardTitle?: string;
 }) {
   const starters = commands.filter((command) => STARTERS.includes(command.name));
   return (
@@ -20,7 +23,7 @@ export function EmptyState({
       <div className="empty-mark" aria-hidden="true">
         /
       </div>
-      <h2 className="empty-title">{card ? card.name : 'Connecting…'}</h2>
+      <h2 className="empty-title">{card ? card.name : noCardTitle}</h2>
       {card?.description && <p className="empty-text">{card.description}</p>}
       {commands.length > 0 && (
         <p className="empty-hint">

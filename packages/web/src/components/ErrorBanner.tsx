@@ -5,11 +5,14 @@ export function ErrorBanner({
   problem,
   onRetry,
   onDismiss,
+  action,
   className = '',
 }: {
   problem: Problem;
   onRetry?: () => void;
   onDismiss?: () => void;
+  /** What fixes it, when that is somewhere else on the page (the API key field, say). */
+  action?: { label: string; onClick: () => void };
   className?: string;
 }) {
   return (
@@ -23,8 +26,13 @@ export function ErrorBanner({
         <strong className="error-title">{problem.title}</strong>
         <span className="error-detail">{problem.detail}</span>
       </div>
-      {(onRetry || onDismiss) && (
+      {(action || onRetry || onDismiss) && (
         <div className="error-actions">
+          {action && (
+            <button type="button" className="button button--small" onClick={action.onClick}>
+              {action.label}
+            </button>
+          )}
           {onRetry && (
             <button type="button" className="button button--small" onClick={onRetry}>
               Retry

@@ -1,37 +1,36 @@
-import type { CSSProperties } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { Problem } from '../a2a/errors.js';
 import type { TaskRow } from '../a2a/task-list.js';
 import type { AgentStatus } from '../state/use-agent.js';
 import { taskHref } from '../state/task-hash.js';
-import { AgentForm } from './AgentForm.js';
 import { StatePill } from './StatePill.js';
 
 /**
  * This browser's tasks and the other tasks of their contexts (sub-tasks
- * indented under the task that spawned them), "New chat", and the agent URL.
+ * indented under the task that spawned them), "New chat", and the agent form
+ * (its URL and API key).
  */
 export function Sidebar({
   id,
   rows,
   currentId,
   problem,
-  agentUrl,
   status,
+  agentForm,
   open,
   onNewChat,
-  onConnect,
   onClose,
 }: {
   id: string;
   rows: readonly TaskRow[];
   currentId?: string;
   problem?: Problem;
-  agentUrl: string;
   status: AgentStatus;
+  /** The `AgentForm`, at the bottom. */
+  agentForm: ReactNode;
   /** On a phone the sidebar is a drawer: whether it is shown. */
   open: boolean;
   onNewChat: () => void;
-  onConnect: (url: string) => void;
   onClose: () => void;
 }) {
   return (
@@ -113,9 +112,7 @@ export function Sidebar({
           </p>
         )}
       </nav>
-      <div className="sidebar-bottom">
-        <AgentForm url={agentUrl} status={status} onConnect={onConnect} />
-      </div>
+      <div className="sidebar-bottom">{agentForm}</div>
     </aside>
   );
 }

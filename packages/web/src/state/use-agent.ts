@@ -7,15 +7,18 @@ export type AgentStatus =
   | { kind: 'ready'; session: AgentSession }
   | { kind: 'failed'; problem: Problem };
 
-/** Connects to the agent at `url` (again whenever it changes, or on `retry`). */
-export function useAgent(url: string): { status: AgentStatus; retry: () => void } {
+/** Connects to the agent at `url` with `apiKey` (again whenever either changes, or on `retry`). */
+export function useAgent(
+  url: string,
+  apiKey: string | undefined,
+): { status: AgentStatus; retry: () => void } {
   const [status, setStatus] = useState<AgentStatus>({ kind: 'connecting' });
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let current = true;
     setStatus({ kind: 'connecting' });
-    AgentSession.connect(url).then(
+    AgentSession.connect(url, apiKey).then(
       (session) => {
         if (current) setStatus({ kind: 'ready', session });
       },
@@ -26,7 +29,7 @@ export function useAgent(url: string): { status: AgentStatus; retry: () => void 
     return () => {
       current = false;
     };
-  }, [url, attempt]);
+  }, [url, apiKey, attempt]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { status, retry };

@@ -1,7 +1,7 @@
 import type { StreamResponse } from '@a2a-js/sdk';
 import { isCommandReply } from 'a2a-commands/client';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { describeError, isAbort, type Problem } from '../a2a/errors.js';
+import { describeError, isAbort, isTaskNotFound, type Problem } from '../a2a/errors.js';
 import { titleFromText } from '../a2a/messages.js';
 import type { AgentSession } from '../a2a/session.js';
 import { isBusy } from '../a2a/task-states.js';
@@ -17,6 +17,8 @@ import { commandNameOf } from '../menu/slash-menu.js';
 export interface ChatOptions {
   /** A task was started or opened here: remember it in this browser. */
   onTaskSeen: (task: { id: string; contextId: string; title?: string }) => void;
+  /** The agent says it has no such task (gone, or another key's): forget it here. */
+  onTaskMissing: (id: string) => void;
   /** A new chat got its task id from the agent. */
   onTaskCreated: (id: string) => void;
   /** Something changed on the agent that the sidebar may want to show. */
@@ -127,6 +129,7 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
           dispatch({ type: 'reset' });
           setLoading(false);
           setProblem(describeError(error, session.url, 'open'));
+          if (isTaskNotFound(error)) latest.current.options.onTaskMissing(taskId);
         },
       );
     },

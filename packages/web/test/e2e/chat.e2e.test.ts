@@ -9,28 +9,26 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AxeBuilder } from '@axe-core/playwright';
 import { complete, readCommands } from 'a2a-commands/client';
-import {
-  chromium,
-  type Browser,
-  type BrowserContextOptions,
-  type Locator,
-  type Page,
-} from 'playwright-core';
-import { build } from 'vite';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';
 import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
 import { rpc, userText } from '../../../harness/test/support/http.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  launchChromium,
+  runCommand,
+  WEB_ROOT,
+} from './support.js';
 
-const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Screenshots are always saved as files; `UPDATE_SCREENSHOTS=1` saves them into docs/ for the README.
 const DOCS = process.env.UPDATE_SCREENSHOTS
   ? path.resolve(WEB_ROOT, '../../docs')
   : mkdtempSync(path.join(os.tmpdir(), 'a2a-web-screenshots-'));
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
 const PHONE: BrowserContextOptions = {
@@ -60,55 +58,9 @@ async function newPage(options: BrowserContextOptions, label: string): Promise<P
   return page;
 }
 
-/**
- * Axe violations, as readable lines: every serious or critical one, and any
- * other except one known trade-off. The composer is a `<textarea>` with
- * `role="combobox"` (a multi-line input with the APG combobox pattern), which
- * axe's best-practice rule `aria-allowed-role` flags as minor.
- */
-async function axeViolations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page });
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  const knownTradeOff = (id: string, html: string) =>
-    id === 'aria-allowed-role' && /^<textarea [^>]*class="composer-input"/.test(html);
-  return violations.flatMap((violation) => {
-    const serious = violation.impact === 'serious' || violation.impact === 'critical';
-    return violation.nodes
-      .filter((node) => serious || !knownTradeOff(violation.id, node.html))
-      .map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`);
-  });
-}
-
-const composerOf = (page: Page) => page.getByRole('combobox', { name: 'Message' });
-const cards = (page: Page, command: string) =>
-  page.locator(`article.reply[data-command="${command}"]`);
-
-/** Types a command through the menu: the name, Enter to take the entry, then the arguments. */
-async function runCommand(page: Page, name: string, args = ''): Promise<Locator> {
-  const before = await cards(page, name).count();
-  const composer = composerOf(page);
-  await composer.fill('');
-  await composer.pressSequentially(`/${name}`);
-  await page.getByRole('listbox', { name: 'Commands' }).waitFor();
-  await composer.press('Enter');
-  await expect.poll(() => composer.inputValue()).toBe(`/${name} `);
-  if (args) await composer.pressSequentially(args);
-  await composer.press('Enter');
-  const card = cards(page, name).nth(before);
-  await card.waitFor();
-  return card;
-}
-
 beforeAll(async () => {
   mkdirSync(DOCS, { recursive: true });
-  // What `npm run build` does for this package: the harness serves packages/web/dist.
-  await build({
-    configFile: path.join(WEB_ROOT, 'vite.config.ts'),
-    root: WEB_ROOT,
-    logLevel: 'warn',
-    mode: 'production',
-  });
+  await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast', 'gpt-smart'],
     chunkDelayMs: 25,
@@ -119,19 +71,7 @@ beforeAll(async () => {
   harness = await startHarness({
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {

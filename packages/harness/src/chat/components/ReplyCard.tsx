@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic */
 import { Box, Text } from 'ink';
 import { choicesOf } from '../choices.js';
+import { sanitizeLine } from '../sanitize.js';
 import type { Entry } from '../transcript.js';
 import { Picker } from './Picker.js';
 
@@ -50,7 +51,7 @@ export function ReplyCard({ entry, selected, linkKey }: ReplyCardProps) {
       {entry.taskRef && (
         <Text color="blue">
           {'↳ sub-task '}
-          <Text underline>{entry.taskRef}</Text>
+          <Text underline>{sanitizeLine(entry.taskRef)}</Text>
           {linkKey ? <Text dimColor>{` · ${linkKey} opens it`}</Text> : ''}
         </Text>
       )}

@@ -1,0 +1,186 @@
+/**
+ * What a command changes (metadata, sub-tasks) is stored in the one write that
+ * stores the command and its reply: a crash before that write leaves nothing,
+ * after it everything, and a sub-task's prompt goes out only once it is stored.
+ */
+import { TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { ServerCallContext } from '@a2a-js/sdk/server';
+import { describe, expect, it } from 'vitest';
+import type { CommandRun } from '../command.js';
+import { newMessage, textPart, USER } from '../message.js';
+import { parseCommand } from '../parse.js';
+import { CommandRegistry } from '../registry.js';
+import { SUBTASK_METADATA_KEY } from '../spec.js';
+import type { CommandEffects, TaskHead } from './command-task-store.js';
+import { LiveStreams } from './live-streams.js';
+import { CommandRunner } from './run-command.js';
+import { CommandsTaskStore } from './sdk-task-store.js';
+
+const context = new ServerCallContext();
+
+/** Records each write; the write named `killAt` fails, as in a process killed before it. */
+class RecordingStore extends CommandsTaskStore {
+  readonly writes: string[] = [];
+  killAt: string | undefined;
+
+  private record(name: string): void {
+    this.writes.push(name);
+    if (name === this.killAt) throw new Error('killed');
+  }
+
+  override async create(
+    task: Task,
+    callContext: ServerCallContext,
+    effects?: Pick<CommandEffects, 'subtasks'>,
+  ): Promise<void> {
+    this.record('create');
+    return super.create(task, callContext, effects);
+  }
+
+  override async appendReply(
+    taskId: string,
+    entries: Message[],
+    statusMessage: Message,
+    callContext: ServerCallContext,
+    effects?: CommandEffects,
+  ): Promise<TaskHead | undefined> {
+    this.record('appendReply');
+    return super.appendReply(taskId, entries, statusMessage, callContext, effects);
+  }
+
+  override async updateMetadata(
+    ...args: Parameters<CommandsTaskStore['updateMetadata']>
+  ): Promise<Record<string, unknown>> {
+    this.record('updateMetadata');
+    return super.updateMetadata(...args);
+  }
+}
+
+/** `/both <value>`: sets `value` in the metadata, then starts a sub-task; `/both fail` then throws. */
+function setup(run?: CommandRun) {
+  const store = new RecordingStore();
+  const registry = new CommandRegistry();
+  const subtaskIds: string[] = [];
+  registry.register({
+    name: 'both',
+    description: 'Writes metadata and starts a sub-task',
+    run:
+      run ??
+      (async ({ args, updateMetadata, createSubtask }) => {
+        await updateMetadata((m) => ({ ...m, value: args }));
+        const sub = await createSubtask({ prompt: `work on ${args}` });
+        subtaskIds.push(sub.id);
+        if (args === 'fail') throw new Error('the handler broke');
+        return { text: `set ${args}`, task_ref: sub.id };
+      }),
+  });
+  const prompts: { taskId: string; storedFirst: boolean }[] = [];
+  const runner = new CommandRunner({
+    store,
+    live: new LiveStreams(),
+    sendPrompt: async (message) => {
+      const stored = await store.load(message.taskId, context);
+      prompts.push({ taskId: message.taskId, storedFirst: stored !== undefined });
+    },
+  });
+  const send = (text: string, taskId?: string) => {
+    const message = newMessage({ role: USER, parts: [textPart(text)], taskId, contextId: 'c1' });
+    return runner.run(message, parseCommand(message, registry)!, context);
+  };
+  return { store, send, subtaskIds, prompts };
+}
+
+async function storeTask(store: CommandsTaskStore): Promise<void> {
+  await store.create(
+    {
+      id: 't1',
+      contextId: 'c1',
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined },
+      history: [],
+      artifacts: [],
+      metadata: { kept: true },
+    },
+    context,
+  );
+}
+
+describe('CommandRunner: a command and all it changes are one write', () => {
+  it('metadata, sub-task, command and reply go to the store in a single write', async () => {
+    const { store, send, subtaskIds, prompts } = setup();
+    await storeTask(store);
+    store.writes.length = 0;
+
+    await send('/both one', 't1');
+
+    expect(store.writes).toEqual(['appendReply']);
+    const parent = (await store.load('t1', context))!;
+    expect(parent.metadata).toEqual({
+      kept: true,
+      value: 'one',
+      [SUBTASK_METADATA_KEY]: { subtasks: subtaskIds },
+    });
+    expect(parent.history.map((m) => m.metadata?.command)).toEqual(['both', 'both']);
+    const sub = (await store.load(subtaskIds[0]!, context))!;
+    expect(sub.metadata?.[SUBTASK_METADATA_KEY]).toEqual({ parent: 't1' });
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the prompt goes out in the background
+    expect(prompts).toEqual([{ taskId: subtaskIds[0], storedFirst: true }]);
+  });
+
+  it('when the write of the reply fails, as in a crash, nothing of the command is stored', async () => {
+    const { store, send, subtaskIds, prompts } = setup();
+    await storeTask(store);
+    store.killAt = 'appendReply';
+
+    await expect(send('/both two', 't1')).rejects.toThrow('killed');
+
+    const parent = (await store.load('t1', context))!;
+    expect(parent.metadata).toEqual({ kept: true });
+    expect(parent.history).toEqual([]);
+    expect(await store.load(subtaskIds[0]!, context)).toBeUndefined();
+    expect(prompts).toEqual([]);
+  });
+
+  it('a command that starts its task stores the task, its effects and the reply in one write', async () => {
+    const { store, send, subtaskIds } = setup();
+
+    const { head } = await send('/both three');
+
+    expect(store.writes).toEqual(['create']);
+    const created = (await store.load(head.id, context))!;
+    expect(created.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(created.metadata).toEqual({
+      value: 'three',
+      [SUBTASK_METADATA_KEY]: { subtasks: subtaskIds },
+    });
+    expect(created.history).toHaveLength(2);
+    expect(await store.load(subtaskIds[0]!, context)).toBeDefined();
+  });
+
+  it('a handler that throws after changing things leaves them unchanged, as its reply says', async () => {
+    const { store, send, subtaskIds, prompts } = setup();
+    await storeTask(store);
+
+    const { reply } = await send('/both fail', 't1');
+
+    const text = reply.parts[0]?.content?.$case === 'text' ? reply.parts[0].content.value : '';
+    expect(text).toMatch(/Nothing was changed/);
+    expect((await store.load('t1', context))!.metadata).toEqual({ kept: true });
+    expect(await store.load(subtaskIds[0]!, context)).toBeUndefined();
+    expect(prompts).toEqual([]);
+  });
+
+  it('updateMetadata answers with the metadata as the command leaves it', async () => {
+    let seen: unknown;
+    const { store, send } = setup(async ({ updateMetadata }) => {
+      await updateMetadata((m) => ({ ...m, a: 1 }));
+      seen = await updateMetadata((m) => ({ ...m, b: 2 }));
+      return 'ok';
+    });
+    await storeTask(store);
+
+    await send('/both', 't1');
+
+    expect(seen).toEqual({ kept: true, a: 1, b: 2 });
+    expect((await store.load('t1', context))!.metadata).toEqual({ kept: true, a: 1, b: 2 });
+  });
+});

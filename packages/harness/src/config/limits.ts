@@ -1,0 +1,56 @@
+import { DEFAULT_MAX_FILE_BYTES } from '../commands/custom/loader.js';
+
+/** The input limits of the config file's `limits` section; docs/configuration.md#limits. */
+export interface Limits {
+  /** Bytes in one request body (after decompression). Past it: HTTP 413. */
+  bodyBytes: number;
+  /** Parts in one incoming message. */
+  partsPerMessage: number;
+  /** Characters (code points) in one incoming message, summed over its text parts. */
+  textChars: number;
+  /** Characters (code points) in one command's arguments. */
+  argumentChars: number;
+  /** Ordinary messages allowed to wait behind a running turn, per task. */
+  queuedPerTask: number;
+  /** Bytes in one custom command file; larger files are skipped. */
+  commandFileBytes: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  bodyBytes: 1024 * 1024,
+  partsPerMessage: 64,
+  textChars: 100_000,
+  argumentChars: 10_000,
+  queuedPerTask: 16,
+  commandFileBytes: DEFAULT_MAX_FILE_BYTES,
+});
+
+/** The limits in force: each key the config sets, the default for the others. */
+export function resolveLimits(configured: Partial<Limits> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const value = configured[key];
+    if (value !== undefined) limits[key] = value;
+  }
+  return limits;
+}
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The JSON schema of the config file's `limits` section: whole numbers, at least 1
+ * (`queuedPerTask` may be 0: then nothing waits). A command file is read into memory
+ * whole, so its limit stops at 16 MiB.
+ */
+export const LIMITS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    bodyBytes: { type: 'integer', minimum: 1, maximum: MAX },
+    partsPerMessage: { type: 'integer', minimum: 1, maximum: MAX },
+    textChars: { type: 'integer', minimum: 1, maximum: MAX },
+    argumentChars: { type: 'integer', minimum: 1, maximum: MAX },
+    queuedPerTask: { type: 'integer', minimum: 0, maximum: MAX },
+    commandFileBytes: { type: 'integer', minimum: 1, maximum: 16 * 1024 * 1024 },
+  },
+} as const;

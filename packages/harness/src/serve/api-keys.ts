@@ -1,0 +1,125 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/** Keys shorter than this are accepted, with a warning: they are guessable. */
+export const SHORT_KEY_CHARS = 16;
+
+const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const KEY = /^[\x21-\x7e]+$/;
+
+export class ApiKeysError extends Error {
+  override name = 'ApiKeysError';
+}
+
+/** One `principal=key` pair, as read from the environment or a file. */
+export interface ApiKeyEntry {
+  principal: string;
+  key: string;
+  /** Where it was read, for error messages: `HARNESS_API_KEYS` or `file:line`. */
+  source: string;
+}
+
+/**
+ * Who holds which key. Keys are kept only as SHA-256 digests and compared in
+ * constant time, so neither a memory dump nor response timing gives one away.
+ */
+export class ApiKeys {
+  private readonly digests: { digest: Buffer; principal: string }[];
+  /** Principals whose keys are shorter than `SHORT_KEY_CHARS`, to warn about at start. */
+  readonly shortKeys: string[];
+
+  constructor(entries: readonly ApiKeyEntry[]) {
+    const seen = new Map<string, ApiKeyEntry>();
+    for (const entry of entries) {
+      const earlier = seen.get(entry.key);
+      if (earlier) {
+        throw new ApiKeysError(
+          `${entry.source}: the key of "${entry.principal}" is already the key of "${earlier.principal}" (${earlier.source}); each key must name one principal`,
+        );
+      }
+      seen.set(entry.key, entry);
+    }
+    this.digests = entries.map(({ key, principal }) => ({ digest: digestOf(key), principal }));
+    this.shortKeys = entries.filter((e) => e.key.length < SHORT_KEY_CHARS).map((e) => e.principal);
+  }
+
+  get size(): number {
+    return this.digests.length;
+  }
+
+  /** The principals with a key, sorted, each once. */
+  get principals(): string[] {
+    return [...new Set(this.digests.map((d) => d.principal))].sort();
+  }
+
+  /** The principal `key` belongs to, or undefined. Every stored key is compared, match or not. */
+  principalOf(key: string): string | undefined {
+    const candidate = digestOf(key);
+    let found: string | undefined;
+    for (const { digest, principal } of this.digests) {
+      if (timingSafeEqual(digest, candidate) && found === undefined) found = principal;
+    }
+    return found;
+  }
+}
+
+function digestOf(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+/** `alice=key1,bob=key2`: the form of `HARNESS_API_KEYS`. */
+export function parseApiKeyList(text: string, source = 'HARNESS_API_KEYS'): ApiKeyEntry[] {
+  return text
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '')
+    .map((pair, index) => parsePair(pair, `${source} entry ${index + 1}`));
+}
+
+/** One `principal=key` per line; blank lines and `#` comments are skipped. */
+export function parseApiKeyFile(text: string, file: string): ApiKeyEntry[] {
+  return text.split(/\r?\n/).flatMap((line, index) => {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return [];
+    return [parsePair(trimmed, `${file}:${index + 1}`)];
+  });
+}
+
+function parsePair(pair: string, source: string): ApiKeyEntry {
+  const equals = pair.indexOf('=');
+  // The key is never quoted back: a typo in a pair could put a real key in the logs.
+  if (equals < 0) throw new ApiKeysError(`${source}: expected principal=key`);
+  const principal = pair.slice(0, equals).trim();
+  const key = pair.slice(equals + 1).trim();
+  if (!PRINCIPAL.test(principal)) {
+    throw new ApiKeysError(
+      `${source}: a principal is 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit`,
+    );
+  }
+  if (!KEY.test(key)) {
+    throw new ApiKeysError(
+      `${source}: the key of "${principal}" must be non-empty printable ASCII without spaces`,
+    );
+  }
+  return { principal, key, source };
+}
+
+/** Keys from `HARNESS_API_KEYS` and `--api-keys <file>` together; undefined when there are none. */
+export function loadApiKeys(options: { env?: string; file?: string }): ApiKeys | undefined {
+  const entries: ApiKeyEntry[] = [];
+  if (options.env !== undefined) entries.push(...parseApiKeyList(options.env));
+  if (options.file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.file, 'utf8');
+    } catch (error) {
+      throw new ApiKeysError(
+        `cannot read API key file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
+    }
+    const fromFile = parseApiKeyFile(text, options.file);
+    if (fromFile.length === 0) throw new ApiKeysError(`${options.file}: no principal=key lines`);
+    entries.push(...fromFile);
+  }
+  return entries.length === 0 ? undefined : new ApiKeys(entries);
+}

@@ -1,0 +1,77 @@
+import type { User } from '@a2a-js/sdk/server';
+import { UserBuilder } from '@a2a-js/sdk/server/express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { ApiKeys } from './api-keys.js';
+
+/** The name of the scheme on the card. */
+export const BEARER_SCHEME_NAME = 'bearer';
+
+/**
+ * JSON-RPC has no standard code for this; A2A leaves it to a custom error.
+ * -32000 is the start of JSON-RPC's implementation-defined server range, clear
+ * of the codes A2A assigns (-32001 to -32009).
+ */
+export const UNAUTHENTICATED_CODE = -32000;
+
+/** One message for a missing, malformed and wrong key alike: a refusal must not say which. */
+export const UNAUTHENTICATED_MESSAGE =
+  'Unauthenticated: this agent needs a valid API key, sent as "Authorization: Bearer <key>".';
+
+/** A caller who presented a valid key. Its name is what tasks are owned by. */
+export class Principal implements User {
+  constructor(readonly userName: string) {}
+  get isAuthenticated(): boolean {
+    return true;
+  }
+}
+
+const principals = new WeakMap<Request, Principal>();
+
+/** The key of `Authorization: Bearer <key>`, or undefined. */
+export function bearerToken(req: Request): string | undefined {
+  const match = /^Bearer +([^\s]+) *$/i.exec(req.header('authorization') ?? '');
+  return match?.[1];
+}
+
+/**
+ * Express middleware for one A2A binding: a valid key lets the request through
+ * as its principal; anything else gets 401 in the binding's own error shape.
+ * Preflights pass, so browsers can ask before they send the key.
+ */
+export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'OPTIONS') {
+      next();
+      return;
+    }
+    const token = bearerToken(req);
+    const principal = token === undefined ? undefined : keys.principalOf(token);
+    if (principal === undefined) {
+      refuse(res, binding);
+      return;
+    }
+    principals.set(req, new Principal(principal));
+    next();
+  };
+}
+
+function refuse(res: Response, binding: 'jsonrpc' | 'rest'): void {
+  res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="a2a-harness"');
+  if (binding === 'jsonrpc') {
+    res.json({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: UNAUTHENTICATED_CODE, message: UNAUTHENTICATED_MESSAGE },
+    });
+    return;
+  }
+  res.json({
+    error: { code: 401, status: 'UNAUTHENTICATED', message: UNAUTHENTICATED_MESSAGE, details: [] },
+  });
+}
+
+/** The SDK's user builder: the principal `requireApiKey` let through, or anonymous without keys. */
+export const principalUserBuilder: UserBuilder = (req) => {
+  const principal = principals.get(req);
+  return principal ? Promise.resolve(principal) : UserBuilder.noAuthentication();
+};

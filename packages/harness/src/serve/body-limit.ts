@@ -1,0 +1,117 @@
+import {
+  A2A_ERROR_CODE,
+  ContentTypeNotSupportedError,
+  RequestMalformedError,
+  type A2AError,
+} from '@a2a-js/sdk/errors';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+
+/*
+ * The SDK's handlers parse bodies with `express.json()` and its fixed 100 kB
+ * limit. These parsers run first, with the configured limit and otherwise the
+ * SDK's own settings, so the SDK's parser finds the body read and skips. Their
+ * errors get the bodies the SDK gives (malformed JSON) or would give (the
+ * rest, which the SDK leaves to Express's HTML error page).
+ */
+
+const JSON_TYPE = 'application/json';
+const A2A_JSON_TYPE = 'application/a2a+json';
+
+/**
+ * What body-parser's errors carry: an HTTP status, and mostly a `type` such as
+ * `entity.too.large` (a body that does not inflate has none).
+ */
+interface BodyParserError {
+  status: number;
+  type?: string;
+  message: string;
+}
+
+/** An error of the body parser just before: a 4xx status says the request was at fault. */
+function isBodyParserError(error: unknown): error is BodyParserError {
+  if (!(error instanceof Error)) return false;
+  const { status } = error as Partial<BodyParserError>;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+function isMalformedJson(error: unknown): boolean {
+  return error instanceof SyntaxError && 'body' in error;
+}
+
+function tooLargeMessage(bodyBytes: number): string {
+  return `The request body is larger than the limit (limits.bodyBytes) of ${bodyBytes} bytes.`;
+}
+
+/** The protocol error for a body that could not be read, other than malformed JSON. */
+function protocolErrorOf(error: BodyParserError, bodyBytes: number): A2AError {
+  if (error.type === 'entity.too.large')
+    return new RequestMalformedError(tooLargeMessage(bodyBytes));
+  if (error.status === 415) return new ContentTypeNotSupportedError(error.message);
+  if (error.type === undefined)
+    return new RequestMalformedError('The request body could not be decoded.');
+  return new RequestMalformedError(error.message);
+}
+
+/** JSON-RPC's body parser: the SDK's (strict, `application/json`) with `bodyBytes` as its limit. */
+export function jsonRpcBody(bodyBytes: number): [RequestHandler, ErrorRequestHandler] {
+  const onError: ErrorRequestHandler = (error, _req, res, next) => {
+    if (isMalformedJson(error)) {
+      // As the SDK's jsonErrorHandler answers it.
+      res.status(200).json({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: A2A_ERROR_CODE.PARSE_ERROR, message: 'Invalid JSON payload.' },
+      });
+      return;
+    }
+    if (!isBodyParserError(error)) {
+      next(error);
+      return;
+    }
+    const refusal = protocolErrorOf(error, bodyBytes);
+    const code =
+      refusal instanceof ContentTypeNotSupportedError
+        ? A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED
+        : A2A_ERROR_CODE.INVALID_REQUEST;
+    // The id is in the body that was not read.
+    res
+      .status(error.status)
+      .json({ jsonrpc: '2.0', id: null, error: { code, message: refusal.message } });
+  };
+  return [express.json({ limit: bodyBytes }), onError];
+}
+
+/** HTTP+JSON's body parser: the SDK's (lenient, JSON and A2A JSON) with `bodyBytes` as its limit. */
+export function restBody(bodyBytes: number): [RequestHandler, ErrorRequestHandler] {
+  const onError: ErrorRequestHandler = (error, _req, res, next) => {
+    let status: number;
+    let refusal: A2AError;
+    if (isMalformedJson(error)) {
+      // As the SDK's restErrorHandler answers it.
+      status = 400;
+      refusal = new RequestMalformedError('Invalid JSON payload.');
+    } else if (isBodyParserError(error)) {
+      status = error.status;
+      refusal = protocolErrorOf(error, bodyBytes);
+    } else {
+      next(error);
+      return;
+    }
+    // The SDK's error body (its toRestErrorBody); both errors map to INVALID_ARGUMENT.
+    res
+      .status(status)
+      .type(A2A_JSON_TYPE)
+      .json({
+        error: {
+          code: status,
+          status: 'INVALID_ARGUMENT',
+          message: refusal.message,
+          details: [refusal.toErrorInfo()],
+        },
+      });
+  };
+  return [
+    express.json({ limit: bodyBytes, type: [JSON_TYPE, A2A_JSON_TYPE], strict: false }),
+    onError,
+  ];
+}

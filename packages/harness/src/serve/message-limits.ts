@@ -1,0 +1,142 @@
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import type { Limits } from '../config/limits.js';
+
+export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars'>;
+
+/** Code points in `text`, counted no further than `stop`: a huge text costs no more than the limit. */
+function codePointsUpTo(text: string, stop: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length && count < stop; i++, count++) {
+    const unit = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+  }
+  return count;
+}
+
+/**
+ * Refuses an incoming message with more parts or more text than the limits
+ * allow, as a protocol error (-32602 on JSON-RPC, 400 on HTTP+JSON), before
+ * anything is stored. Commands and ordinary messages alike.
+ */
+export function checkMessageLimits(message: Message | undefined, limits: MessageLimits): void {
+  if (!message) return;
+  const parts = message.parts.length;
+  if (parts > limits.partsPerMessage) {
+    throw new RequestMalformedError(
+      `The message has ${parts} parts; the limit (limits.partsPerMessage) is ${limits.partsPerMessage}.`,
+    );
+  }
+  let chars = 0;
+  for (const part of message.parts) {
+    if (part.content?.$case !== 'text') continue;
+    chars += codePointsUpTo(part.content.value, limits.textChars - chars + 1);
+    if (chars > limits.textChars) {
+      throw new RequestMalformedError(
+        `The message has more than ${limits.textChars} characters of text; the limit (limits.textChars) is ${limits.textChars}.`,
+      );
+    }
+  }
+}
+
+/** An `A2ARequestHandler` that checks every incoming message's size, then hands everything to `inner`. */
+export class MessageLimitsHandler implements A2ARequestHandler {
+  constructor(
+    private readonly inner: A2ARequestHandler,
+    private readonly limits: MessageLimits,
+  ) {}
+
+  getAgentCard(): Promise<AgentCard> {
+    return this.inner.getAgentCard();
+  }
+
+  async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
+    checkMessageLimits(params.message, this.limits);
+    return this.inner.sendMessage(params, context);
+  }
+
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    // Checked on the first next(), before any SSE header: the refusal is a plain error response.
+    checkMessageLimits(params.message, this.limits);
+    yield* this.inner.sendMessageStream(params, context);
+  }
+
+  resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.inner.resubscribe(params, context);
+  }
+
+  getAuthenticatedExtendedAgentCard(
+    params: GetExtendedAgentCardRequest,
+    context: ServerCallContext,
+  ): Promise<AgentCard> {
+    return this.inner.getAuthenticatedExtendedAgentCard(params, context);
+  }
+
+  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.inner.getTask(params, context);
+  }
+
+  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    return this.inner.listTasks(params, context);
+  }
+
+  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.inner.cancelTask(params, context);
+  }
+
+  createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.inner.createTaskPushNotificationConfig(params, context);
+  }
+
+  getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    return this.inner.getTaskPushNotificationConfig(params, context);
+  }
+
+  listTaskPushNotificationConfigs(
+    params: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.inner.listTaskPushNotificationConfigs(params, context);
+  }
+
+  deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
+    return this.inner.deleteTaskPushNotificationConfig(params, context);
+  }
+}

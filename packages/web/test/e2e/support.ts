@@ -1,0 +1,153 @@
+/*
+ * What the end-to-end files share: the build the harness serves at /ui,
+ * Debian's Chromium, axe scans, and the composer's commands.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { expect } from 'vitest';
+
+export const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIST = path.join(WEB_ROOT, 'dist');
+/** Written after a build made here; `vite build` empties `dist`, so any other build removes it. */
+const STAMP = path.join(DIST, '.e2e-build');
+/** What the build is made from; `a2a-commands` is bundled from its source. */
+const SOURCES = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  '../commands/src',
+  '../../package-lock.json',
+].map((source) => path.resolve(WEB_ROOT, source));
+
+const LOCK = path.join(
+  os.tmpdir(),
+  `a2a-web-build-${createHash('sha256').update(WEB_ROOT).digest('hex').slice(0, 12)}.lock`,
+);
+/** A lock older than this was left by a run that died. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** The newest modification time under `file` (directories count: a deleted file changes them). */
+function newestChange(file: string): number {
+  if (!existsSync(file)) return 0;
+  const stat = statSync(file);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(file).reduce(
+    (newest, name) => Math.max(newest, newestChange(path.join(file, name))),
+    stat.mtimeMs,
+  );
+}
+
+function isUpToDate(): boolean {
+  if (!existsSync(STAMP)) return false;
+  return statSync(STAMP).mtimeMs >= Math.max(...SOURCES.map(newestChange));
+}
+
+/** Runs `work` while holding a lock shared by every test process on this machine. */
+async function withBuildLock(work: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + 3 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const age = Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+    else if (Date.now() > deadline) throw new Error(`Timed out waiting for the build lock ${LOCK}`);
+    else await sleep(100);
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What `npm run build` does for this package: the harness serves
+ * packages/web/dist. The end-to-end files run in parallel and all need it, so
+ * one builds while the others wait, and a build newer than every source is
+ * used as it is: rebuilding would empty `dist` under a page another file is
+ * loading.
+ */
+export async function buildWebChat(): Promise<void> {
+  await withBuildLock(async () => {
+    if (isUpToDate()) return;
+    await build({
+      configFile: path.join(WEB_ROOT, 'vite.config.ts'),
+      root: WEB_ROOT,
+      logLevel: 'warn',
+      mode: 'production',
+    });
+    mkdirSync(DIST, { recursive: true });
+    writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/**
+ * Axe violations, as readable lines: every serious or critical one, and any
+ * other except one known trade-off. The composer is a `<textarea>` with
+ * `role="combobox"` (a multi-line input with the APG combobox pattern), which
+ * axe's best-practice rule `aria-allowed-role` flags as minor.
+ */
+export async function axeViolations(page: Page, include?: string): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const knownTradeOff = (id: string, html: string) =>
+    id === 'aria-allowed-role' && /^<textarea [^>]*class="composer-input"/.test(html);
+  return violations.flatMap((violation) => {
+    const serious = violation.impact === 'serious' || violation.impact === 'critical';
+    return violation.nodes
+      .filter((node) => serious || !knownTradeOff(violation.id, node.html))
+      .map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`);
+  });
+}
+
+export const composerOf = (page: Page) => page.getByRole('combobox', { name: 'Message' });
+export const cards = (page: Page, command: string) =>
+  page.locator(`article.reply[data-command="${command}"]`);
+
+/** Types a command through the menu: the name, Enter to take the entry, then the arguments. */
+export async function runCommand(page: Page, name: string, args = ''): Promise<Locator> {
+  const before = await cards(page, name).count();
+  const composer = composerOf(page);
+  await composer.fill('');
+  await composer.pressSequentially(`/${name}`);
+  await page.getByRole('listbox', { name: 'Commands' }).waitFor();
+  await composer.press('Enter');
+  await expect.poll(() => composer.inputValue()).toBe(`/${name} `);
+  if (args) await composer.pressSequentially(args);
+  await composer.press('Enter');
+  const card = cards(page, name).nth(before);
+  await card.waitFor();
+  return card;
+}
