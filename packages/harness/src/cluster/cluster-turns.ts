@@ -23,6 +23,11 @@ import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
 
 /** Stored event bodies older than this are deleted; listeners read them within milliseconds. */
 const PRUNE_EVERY_MS = 60_000;
+/**
+ * A command stores a sub-task, then its first prompt, a moment later. Older
+ * than this without a message, the process that made it has died.
+ */
+const STRANDED_AFTER_MS = 5_000;
 
 export interface ClusterTurnsOptions extends SchedulerDeps {
   db: AnyKysely;
@@ -195,11 +200,23 @@ export class ClusterTurns implements TurnScheduler {
       )
       .execute();
     for (const { task_id } of orphans) this.claimLoop(task_id);
+    ended.push(...(await this.endStrandedSubtasks()));
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
       await this.options.bus.prune(PRUNE_EVERY_MS);
     }
     return ended;
+  }
+
+  /** Sub-tasks whose first prompt died with the instance that made them. */
+  private async endStrandedSubtasks(): Promise<string[]> {
+    const { store, events } = this.options;
+    const ended = await store.endStrandedSubtasks(this.options.interruptedNote, STRANDED_AFTER_MS);
+    for (const head of ended) {
+      const event = statusEvent({ id: head.id, contextId: head.contextId }, head.status!);
+      events.publish(head.id, { event, turnId: '', final: true });
+    }
+    return ended.map((head) => head.id);
   }
 
   private async recoverIfDead(instance: string): Promise<string[]> {

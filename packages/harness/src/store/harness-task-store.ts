@@ -235,6 +235,46 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return ended;
   }
 
+  /**
+   * Sub-tasks left SUBMITTED with no message, older than `olderThanMs`: made by a
+   * command whose process died before the sub-task's first prompt was stored.
+   * They end like an interrupted turn. Returns them as they ended.
+   */
+  async endStrandedSubtasks(note: string, olderThanMs: number): Promise<TaskHead[]> {
+    const submitted = taskStateToJSON(TaskState.TASK_STATE_SUBMITTED);
+    const rows = await this.db
+      .selectFrom(sql.table(TASK_TABLE).as('t'))
+      .select([
+        sql<string>`tenant`.as('tenant'),
+        sql<string>`owner`.as('owner'),
+        sql<string>`id`.as('id'),
+        sql<string>`context_id`.as('contextId'),
+      ])
+      .where(sql.ref('status_state'), '=', submitted)
+      .where(sql.ref('status_last_updated'), '<', Date.now() - olderThanMs)
+      .where(
+        sql<boolean>`not exists (select 1 from ${sql.table(MESSAGES_TABLE)} m where m.task_id = t.id)`,
+      )
+      .execute();
+    const ended: TaskHead[] = [];
+    for (const row of rows) {
+      const message = noteMessage(row.id, row.contextId, 'interrupted', note);
+      const stillStranded = (head: TaskHead) =>
+        head.status?.state === TaskState.TASK_STATE_SUBMITTED ? undefined : new Error('moved on');
+      const head = await this.update(row.id, ownerContext(row.owner, row.tenant), {
+        refuse: stillStranded,
+        append: [message],
+        status: () => ({
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          message,
+          timestamp: new Date().toISOString(),
+        }),
+      }).catch(() => undefined);
+      if (head) ended.push(head);
+    }
+    return ended;
+  }
+
   private write<T>(
     taskId: string,
     change: (db: Kysely<MessagesTable>, heads: DatabaseTaskStore) => Promise<T>,
