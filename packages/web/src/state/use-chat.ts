@@ -48,6 +48,11 @@ function endsTurn(event: StreamResponse): boolean {
   return !isCommandReply(payload.value) && !isBusy(payload.value.status?.state);
 }
 
+/** A subscription's snapshot that shows the task idle: the turn ended before the stream opened. */
+function endedBeforeSubscribing(event: StreamResponse): boolean {
+  return event.payload?.$case === 'task' && !isBusy(event.payload.value.status?.state);
+}
+
 /**
  * One task's conversation: opening it, following a turn that is running,
  * sending prompts and commands, and the events of each into the transcript.
@@ -90,6 +95,12 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
       try {
         for await (const event of session.subscribe(taskId, stream.signal)) {
           if (owner.signal.aborted) return;
+          if (endedBeforeSubscribing(event)) {
+            // Its snapshot carries no history: read the task again for what the turn said.
+            const task = await session.getTask(taskId, owner.signal);
+            if (!owner.signal.aborted) dispatch({ type: 'reset', task });
+            break;
+          }
           dispatch({ type: 'event', event });
           if (endsTurn(event)) break;
         }
