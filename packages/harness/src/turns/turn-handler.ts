@@ -30,12 +30,16 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
+import { noteMessage } from '../notes.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import { LocalTurns } from './local-turns.js';
 import { TaskEvents, type EventSubscription } from './task-events.js';
-import { status, taskEvent, TERMINAL_STATES } from './turn-events.js';
+import { status, statusEvent, taskEvent, TERMINAL_STATES } from './turn-events.js';
 import type { Turn } from './turn-queue.js';
 import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
+
+export const TURN_FAILED_NOTE =
+  'This turn failed on the server before it could finish (the server log says why). Send your message again to retry.';
 
 export interface TurnHandlerOptions {
   store: HarnessTaskStore;
@@ -243,6 +247,36 @@ export class TurnHandler implements A2ARequestHandler {
         { err: error, taskId: turn.taskId },
         'turn failed outside the model call',
       );
+      await this.endFailedTurn(turn, context);
+    }
+  }
+
+  /**
+   * A turn that failed outside the model call still ends: in input-required with
+   * a note, and with a final event, so that no caller waits for it for good,
+   * wherever it waits.
+   */
+  private async endFailedTurn(turn: Turn, context: ServerCallContext): Promise<void> {
+    const { store, logger } = this.options;
+    try {
+      const head = await store.loadHead(turn.taskId, context);
+      if (!head) return;
+      const message = noteMessage(turn.taskId, head.contextId, 'interrupted', TURN_FAILED_NOTE);
+      const ended = await store.update(turn.taskId, context, {
+        alongside: turn.fence,
+        append: [message],
+        status: (current) =>
+          current?.state === TaskState.TASK_STATE_WORKING
+            ? status(TaskState.TASK_STATE_INPUT_REQUIRED, message)
+            : current,
+      });
+      const final = ended?.status ?? head.status;
+      if (!final) return;
+      turn.ended = final;
+      const event = statusEvent({ id: head.id, contextId: head.contextId }, final);
+      this.events.publish(turn.taskId, { event, turnId: turn.turnId, final: true });
+    } catch (error) {
+      logger.error({ err: error, taskId: turn.taskId }, 'could not end a failed turn');
     }
   }
 
