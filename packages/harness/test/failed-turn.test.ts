@@ -3,7 +3,8 @@
  * input-required with a note, and a final event, so that neither a blocking
  * SendMessage nor a stream waits for it for good.
  */
-import { Role, TaskState, type Message, type SendMessageRequest } from '@a2a-js/sdk';
+import { Role, TaskState, type SendMessageRequest } from '@a2a-js/sdk';
+import { newMessage, textPart, USER } from 'a2a-commands';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -31,18 +32,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 function request(text: string, taskId?: string): SendMessageRequest {
-  const message: Message = {
-    messageId: crypto.randomUUID(),
-    taskId: taskId ?? '',
-    contextId: '',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  const message = newMessage({ role: USER, parts: [textPart(text)], taskId });
   return { tenant: '', message, configuration: undefined, metadata: undefined };
 }
 

@@ -209,16 +209,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     const working = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
       taskStateToJSON,
     );
-    const rows = await this.db
-      .selectFrom(sql.table(TASK_TABLE).as('t'))
-      .select([
-        sql<string>`tenant`.as('tenant'),
-        sql<string>`owner`.as('owner'),
-        sql<string>`id`.as('id'),
-        sql<string>`context_id`.as('contextId'),
-      ])
-      .where(sql.ref('status_state'), 'in', working)
-      .execute();
+    const rows = await this.taskKeys().where(sql.ref('status_state'), 'in', working).execute();
     const ended: string[] = [];
     for (const row of rows) {
       const message = noteMessage(row.id, row.contextId, 'interrupted', note);
@@ -242,14 +233,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
    */
   async endStrandedSubtasks(note: string, olderThanMs: number): Promise<TaskHead[]> {
     const submitted = taskStateToJSON(TaskState.TASK_STATE_SUBMITTED);
-    const rows = await this.db
-      .selectFrom(sql.table(TASK_TABLE).as('t'))
-      .select([
-        sql<string>`tenant`.as('tenant'),
-        sql<string>`owner`.as('owner'),
-        sql<string>`id`.as('id'),
-        sql<string>`context_id`.as('contextId'),
-      ])
+    const rows = await this.taskKeys()
       .where(sql.ref('status_state'), '=', submitted)
       .where(sql.ref('status_last_updated'), '<', Date.now() - olderThanMs)
       .where(
@@ -273,6 +257,18 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       if (head) ended.push(head);
     }
     return ended;
+  }
+
+  /** Every task's owner, tenant, id and context, across callers: for recovery only. */
+  private taskKeys() {
+    return this.db
+      .selectFrom(sql.table(TASK_TABLE).as('t'))
+      .select([
+        sql<string>`tenant`.as('tenant'),
+        sql<string>`owner`.as('owner'),
+        sql<string>`id`.as('id'),
+        sql<string>`context_id`.as('contextId'),
+      ]);
   }
 
   private write<T>(
