@@ -3,9 +3,9 @@
  * sequences in a reply (here the offline model echoing them, and /title
  * quoting them) must arrive as inert text, in plain and in --json output.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sendCommand } from '../src/cli/send-command.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type TestHarness } from './support/harness.js';
+import { runSend as send } from './support/send-cli.js';
 
 /* eslint-disable-next-line no-control-regex -- the characters that must not be printed */
 const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -25,28 +25,6 @@ beforeAll(async () => {
   harness = await startHarness();
 });
 afterAll(() => harness.stop());
-
-/** `a2a-harness send ...` in this process: what it printed, and its exit code. */
-async function send(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    await sendCommand().exitOverride().parseAsync(args, { from: 'user' });
-    return { stdout, stderr, code: process.exitCode ?? 0 };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
-}
 
 describe('a2a-harness send: the terminal gets no escape sequence from the agent', () => {
   it.each(HOSTILE)('prints the reply to %s as inert text', async (_what, text) => {
