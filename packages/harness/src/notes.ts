@@ -3,7 +3,7 @@ import { AGENT, newMessage, textPart } from 'a2a-commands';
 import { SETTINGS_KEY } from './settings.js';
 
 /** Why the harness itself wrote a message: it is for the user, never for the model. */
-export type NoteKind = 'interrupted' | 'model-error' | 'canceled';
+export type NoteKind = 'interrupted' | 'model-error' | 'canceled' | 'stopped';
 
 export function noteMessage(
   taskId: string,

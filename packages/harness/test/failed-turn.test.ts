@@ -8,8 +8,12 @@ import { newMessage, textPart, USER } from 'a2a-commands';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { stubCatalog } from '../src/commands/builtins/test-context.js';
 import { HarnessTaskStore, type HarnessDatabase } from '../src/store/index.js';
-import { TURN_FAILED_NOTE, TurnHandler } from '../src/turns/turn-handler.js';
+import { TaskEvents } from '../src/turns/task-events.js';
+import { TURN_FAILED_NOTE } from '../src/turns/turn-endings.js';
+import { TurnHandler } from '../src/turns/turn-handler.js';
+import { TurnLifecycle } from '../src/turns/turn-lifecycle.js';
 import { baseAgentCard } from '../src/serve/agent-card.js';
 import { openTestDatabase } from './support/stores.js';
 
@@ -20,13 +24,19 @@ const context = new ServerCallContext();
 beforeAll(async () => {
   database = await openTestDatabase('sqlite');
   const store = new HarnessTaskStore(database.db);
+  const turns = new TurnLifecycle({
+    store,
+    catalog: stubCatalog(),
+    events: new TaskEvents(),
+    logger: pino({ level: 'silent' }),
+    streamAnswer: async () => {
+      throw new Error('the disk is full');
+    },
+  });
   handler = new TurnHandler({
     store,
     agentCard: async () => baseAgentCard('http://127.0.0.1'),
-    runTurn: async () => {
-      throw new Error('the disk is full');
-    },
-    logger: pino({ level: 'silent' }),
+    turns,
   });
 });
 afterAll(() => database.close());

@@ -184,19 +184,18 @@ describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
     expect(listed.tasks.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
   });
 
-  it('ends turns a crash left working, with a note, after a restart', async () => {
-    const task = newTask([message('long question')]);
-    task.status!.state = TaskState.TASK_STATE_WORKING;
-    await store.create(task, alice);
+  it('finds the tasks a stop left working or submitted, whoever owns them', async () => {
+    const working = newTask([message('long question')]);
+    working.status!.state = TaskState.TASK_STATE_WORKING;
+    await store.create(working, alice);
+    const idle = newTask([message('answered')]);
+    await store.create(idle, bob);
     const reopened = await openTestDatabase(kind, database.url);
     try {
-      const ended = await new HarnessTaskStore(reopened.db).endInterruptedTurns(
-        'The server restarted.',
-      );
-      expect(ended).toContain(task.id);
-      const loaded = await store.load(task.id, alice);
-      expect(loaded?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-      expect(texts(loaded).at(-1)).toBe('The server restarted.');
+      const left = await new HarnessTaskStore(reopened.db).tasksLeftRunning();
+      const ours = left.find((row) => row.id === working.id);
+      expect(ours).toMatchObject({ id: working.id, contextId: working.contextId });
+      expect(left.map((row) => row.id)).not.toContain(idle.id);
     } finally {
       await reopened.close();
     }

@@ -88,9 +88,14 @@ export class CommandRunner {
         .sendPrompt(prompt, context)
         .catch((error: unknown) => this.options.onError?.(error, `sub-task ${prompt.taskId}`));
     }
-    const event = commandReplyEvent(stored, reply);
+    // SEMANTICS §3: the reply carries the state the task had when the command ran,
+    // even if the command itself (a stop, say) made the task move on since.
+    const answered: TaskHead = stored.status
+      ? { ...stored, status: { ...stored.status, state: head.status?.state ?? 0 } }
+      : stored;
+    const event = commandReplyEvent(answered, reply);
     live.publish(head.id, { payload: { $case: 'statusUpdate', value: event } });
-    return { head: stored, commandMessage, reply, event };
+    return { head: answered, commandMessage, reply, event };
   }
 
   private async resolveTask(

@@ -2,7 +2,6 @@ import { TaskState, type TaskStatus } from '@a2a-js/sdk';
 import { resolveUserScope, type ServerCallContext } from '@a2a-js/sdk/server';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { noteMessage } from '../notes.js';
 import {
   LOCK_CLASS,
   lockForTransaction,
@@ -10,8 +9,7 @@ import {
   type AlongsideWrite,
   type AnyKysely,
 } from '../store/index.js';
-import { status, statusEvent } from '../turns/turn-events.js';
-import { newTurn, type Turn } from '../turns/turn-queue.js';
+import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
 import type {
   CancelWrite,
   SchedulerDeps,
@@ -64,7 +62,11 @@ export class ClusterTurns implements TurnScheduler {
     this.me = options.bus.instanceId;
     options.bus.on('cancel', ({ taskId, turnId }) => {
       const turn = this.running.get(taskId);
-      if (turn?.turnId === turnId) turn.abort.abort(new Error('canceled'));
+      if (turn?.turnId === turnId) abortTurn(turn, 'canceled');
+    });
+    options.bus.on('stop', ({ taskId, turnId }) => {
+      const turn = this.running.get(taskId);
+      if (turn?.turnId === turnId) abortTurn(turn, 'stopped');
     });
     options.bus.on('queued', ({ taskId }) => this.claimLoop(taskId));
   }
@@ -110,6 +112,21 @@ export class ClusterTurns implements TurnScheduler {
     return new Promise(() => undefined);
   }
 
+  /** The running turn is stopped by the instance that runs it: here, or over the bus. */
+  async stop(taskId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select(['turn_id', 'instance'])
+      .where('task_id', '=', taskId)
+      .where('instance', 'is not', null)
+      .executeTakeFirst();
+    if (!row) return false;
+    const here = this.running.get(taskId);
+    if (row.instance === this.me && here?.turnId === row.turn_id) abortTurn(here, 'stopped');
+    else this.options.bus.send({ kind: 'stop', taskId, turnId: row.turn_id });
+    return true;
+  }
+
   async cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void> {
     let dropped: Pick<TurnRow, 'turn_id' | 'instance'>[] = [];
     const ended = await end(async (db) => {
@@ -120,21 +137,19 @@ export class ClusterTurns implements TurnScheduler {
         .execute();
     });
     const running = dropped.find((row) => row.instance !== null);
+    const here = this.running.get(task.id);
     if (running?.instance === this.me) {
-      this.running.get(task.id)?.abort.abort(new Error('canceled'));
+      if (here) abortTurn(here, 'canceled');
     } else if (running) {
       this.options.bus.send({ kind: 'cancel', taskId: task.id, turnId: running.turn_id });
     }
-    if (!ended) return;
-    const finalEvent = statusEvent(task, ended.status!);
-    const { events } = this.options;
-    // SubscribeToTask streams end on the canceled state even when no turn ran.
-    events.publish(task.id, { event: finalEvent, turnId: running?.turn_id ?? '', final: true });
-    for (const row of dropped) {
-      if (row !== running) {
-        events.publish(task.id, { event: finalEvent, turnId: row.turn_id, final: true });
-      }
-    }
+    if (!ended?.status) return;
+    // '' ends SubscribeToTask streams even when no turn ran.
+    const turnIds = [
+      running?.turn_id ?? '',
+      ...dropped.filter((row) => row !== running).map((row) => row.turn_id),
+    ];
+    this.options.endings.announce(task, ended.status, turnIds);
   }
 
   /** Sweeps every `intervalMs`; `onEnded` hears of the tasks whose turns a sweep ended. */
@@ -158,7 +173,7 @@ export class ClusterTurns implements TurnScheduler {
     clearInterval(this.sweeper);
     await Promise.all(
       [...this.running.values()].map(async (turn) => {
-        turn.abort.abort(new Error('shutdown'));
+        abortTurn(turn, 'shutdown');
         await this.endInterrupted(turn.taskId, turn.turnId, this.me, note);
         this.options.bus.send({ kind: 'queued', taskId: turn.taskId });
       }),
@@ -210,13 +225,24 @@ export class ClusterTurns implements TurnScheduler {
 
   /** Sub-tasks whose first prompt died with the instance that made them. */
   private async endStrandedSubtasks(): Promise<string[]> {
-    const { store, events } = this.options;
-    const ended = await store.endStrandedSubtasks(this.options.interruptedNote, STRANDED_AFTER_MS);
-    for (const head of ended) {
-      const event = statusEvent({ id: head.id, contextId: head.contextId }, head.status!);
-      events.publish(head.id, { event, turnId: '', final: true });
+    const { store, endings, interruptedNote } = this.options;
+    const ended: string[] = [];
+    for (const row of await store.strandedSubtasks(STRANDED_AFTER_MS)) {
+      const head = await endings
+        .end(
+          {
+            taskId: row.id,
+            contextId: row.contextId,
+            context: ownerContext(row.owner, row.tenant),
+            turnIds: [''],
+            onlyWhile: [TaskState.TASK_STATE_SUBMITTED],
+          },
+          { kind: 'interrupted', note: interruptedNote },
+        )
+        .catch(() => undefined);
+      if (head) ended.push(row.id);
     }
-    return ended.map((head) => head.id);
+    return ended;
   }
 
   private async recoverIfDead(instance: string): Promise<string[]> {
@@ -268,7 +294,7 @@ export class ClusterTurns implements TurnScheduler {
     instance: string,
     note: string,
   ): Promise<boolean> {
-    const { store, events } = this.options;
+    const { store } = this.options;
     const row = await this.db
       .selectFrom(TURNS_TABLE)
       .select(['owner', 'tenant'])
@@ -293,16 +319,11 @@ export class ClusterTurns implements TurnScheduler {
       await this.inTaskTransaction(taskId, removeRow);
       return false;
     }
-    const message = noteMessage(taskId, head.contextId, 'interrupted', note);
-    const ended = await store.update(taskId, context, {
-      alongside: removeRow,
-      append: [message],
-      status: () => status(TaskState.TASK_STATE_INPUT_REQUIRED, message),
-    });
-    if (!ended) return false;
-    const event = statusEvent({ id: taskId, contextId: head.contextId }, ended.status!);
-    events.publish(taskId, { event, turnId, final: true });
-    return true;
+    const ended = await this.options.endings.end(
+      { taskId, contextId: head.contextId, context, turnIds: [turnId], fence: removeRow },
+      { kind: 'interrupted', note },
+    );
+    return ended !== undefined;
   }
 
   /** Claims and runs the task's waiting turns here, one after another, while it gets them. */
@@ -375,8 +396,9 @@ export class ClusterTurns implements TurnScheduler {
       this.running.delete(row.task_id);
       turn.finish();
     }
-    // Cancel and shutdown remove the row themselves, with their own write.
-    if (!turn.abort.signal.aborted) {
+    // Cancel and shutdown remove the row themselves, with their own write; a stopped turn has ended here.
+    const aborted = abortReasonOf(turn);
+    if (aborted !== 'canceled' && aborted !== 'shutdown') {
       await this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute();
     }
   }

@@ -66,11 +66,9 @@ export class Cluster {
 
   /** What the other instances send is delivered to this process's streams. */
   deliverTo(events: TaskEvents, live: LiveStreams): void {
-    this.bus.on(
-      'turn',
-      ({ taskId, event }) => events.deliver(taskId, event),
-      (taskId) => events.watched(taskId),
-    );
+    // Every turn event is read, watched or not: a GetTask or SubscribeToTask that
+    // comes here later gets the answer so far from them (SEMANTICS §4).
+    this.bus.on('turn', ({ taskId, event }) => events.deliver(taskId, event));
     this.bus.on(
       'reply',
       ({ taskId, event }) => live.deliver(taskId, event),

@@ -9,6 +9,8 @@ export type BusMessage =
   | { kind: 'reply'; taskId: string; event: StreamResponse }
   /** CancelTask: whoever runs this turn aborts it. */
   | { kind: 'cancel'; taskId: string; turnId: string }
+  /** `/stop`: whoever runs this turn stops it, keeping its answer so far. */
+  | { kind: 'stop'; taskId: string; turnId: string }
   /** The task has turns waiting and none running: whoever is free may claim them. */
   | { kind: 'queued'; taskId: string };
 
@@ -23,7 +25,7 @@ export interface BusHead {
   body: string;
 }
 
-const KINDS: ReadonlySet<string> = new Set<BusKind>(['turn', 'reply', 'cancel', 'queued']);
+const KINDS: ReadonlySet<string> = new Set<BusKind>(['turn', 'reply', 'cancel', 'stop', 'queued']);
 
 /** `<origin> <kind> <taskId> <body>`; `serial` keeps two equal events of one transaction distinct. */
 export function encodeHead(origin: string, message: BusMessage): string {
@@ -42,6 +44,7 @@ export function encodeBody(message: BusMessage, serial: number): string {
     case 'reply':
       return JSON.stringify({ n: serial, e: StreamResponse.toJSON(message.event) });
     case 'cancel':
+    case 'stop':
       return JSON.stringify({ n: serial, u: message.turnId });
     case 'queued':
       return JSON.stringify({ n: serial });
@@ -79,6 +82,7 @@ export function decodeBody(kind: BusKind, taskId: string, body: string): BusMess
     case 'reply':
       return { kind, taskId, event: StreamResponse.fromJSON(value.e) };
     case 'cancel':
+    case 'stop':
       return { kind, taskId, turnId: value.u ?? '' };
     case 'queued':
       return { kind, taskId };

@@ -11,9 +11,11 @@ import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
+import { DEFAULT_CHUNKING } from '../turns/answer-chunks.js';
 import { TaskEvents } from '../turns/task-events.js';
+import { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN } from '../turns/turn-endings.js';
 import { TurnHandler } from '../turns/turn-handler.js';
-import { turnRunner } from '../turns/run-turn.js';
+import { TurnLifecycle } from '../turns/turn-lifecycle.js';
 import { baseAgentCard, withBearerAuth } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
 import { MessageLimitsHandler } from './message-limits.js';
@@ -46,16 +48,13 @@ export interface Harness {
   contextBuilder: ReturnType<typeof commandsContextBuilder>;
   store: HarnessTaskStore;
   catalog: ModelCatalog;
-  turns: TurnHandler;
+  turns: TurnLifecycle;
   apiKeys?: ApiKeys;
   /** Ends the turns in flight cleanly, stops watching command files and closes the database. */
   close(): Promise<void>;
 }
 
-export const INTERRUPTED_BY_RESTART =
-  'This turn was interrupted: the server stopped while it ran. Send your message again to retry.';
-export const INTERRUPTED_BY_SHUTDOWN =
-  'This turn was interrupted: the server shut down while it ran. Send your message again to retry.';
+export { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN };
 
 /** Everything the harness is, wired together; the HTTP layer is `createApp`. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
@@ -84,12 +83,6 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     : undefined;
   if (cluster)
     logger.info({ instance: cluster.instanceId }, 'joined the instances on this database');
-  else {
-    // One process per SQLite file: whatever was working when it stopped was interrupted.
-    const interrupted = await store.endInterruptedTurns(INTERRUPTED_BY_RESTART);
-    if (interrupted.length > 0)
-      logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
-  }
 
   const registry = new CommandRegistry();
   const base = baseAgentCard(options.publicUrl, config.name);
@@ -100,17 +93,24 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const shutdown = new AbortController();
 
   const events = new TaskEvents(cluster?.turnRelay);
-  const turns = new TurnHandler({
+  const turns = new TurnLifecycle({
     store,
+    catalog,
     events,
-    agentCard: card.provider,
-    runTurn: turnRunner({ store, catalog, events, logger }),
     logger,
     scheduler: cluster?.scheduler,
     maxQueuedPerTask: limits.queuedPerTask,
+    chunking: { ...DEFAULT_CHUNKING, ...config.streaming },
   });
+  if (!cluster) {
+    // One process per SQLite file: whatever was working when it stopped was interrupted.
+    const interrupted = await turns.recover(INTERRUPTED_BY_RESTART);
+    if (interrupted.length > 0)
+      logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
+  }
+  const turnHandler = new TurnHandler({ store, agentCard: card.provider, turns });
   const commands = new CommandsRequestHandler({
-    inner: turns,
+    inner: turnHandler,
     registry,
     store,
     agentCard: card.provider,
@@ -157,7 +157,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     apiKeys: options.apiKeys,
     async close() {
       shutdown.abort();
-      await turns.endTurnsInFlight(INTERRUPTED_BY_SHUTDOWN);
+      await turns.shutdown(INTERRUPTED_BY_SHUTDOWN);
       await cluster?.close();
       await custom.close();
       await database.close();

@@ -18,7 +18,6 @@ import {
   type TaskHead,
 } from 'a2a-commands/server';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { noteMessage } from '../notes.js';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
@@ -37,6 +36,14 @@ export interface TaskChange {
   alongside?: AlongsideWrite;
   /** New tasks stored in the same transaction: a command's sub-tasks. */
   create?: Task[];
+}
+
+/** Who a task belongs to, for work done outside any request (recovery). */
+export interface TaskKeys {
+  id: string;
+  contextId: string;
+  owner: string;
+  tenant: string;
 }
 
 /** A write made in a task change's transaction; false vetoes the change. */
@@ -201,62 +208,27 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return head.metadata ?? {};
   }
 
-  /**
-   * After a crash: every task left working ends in input-required with a note,
-   * so that none is stuck. Returns the ids it ended.
-   */
-  async endInterruptedTurns(note: string): Promise<string[]> {
-    const working = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
+  /** Tasks a stop left working or submitted, across callers: for recovery at start. */
+  tasksLeftRunning(): Promise<TaskKeys[]> {
+    const running = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
       taskStateToJSON,
     );
-    const rows = await this.taskKeys().where(sql.ref('status_state'), 'in', working).execute();
-    const ended: string[] = [];
-    for (const row of rows) {
-      const message = noteMessage(row.id, row.contextId, 'interrupted', note);
-      const head = await this.update(row.id, ownerContext(row.owner, row.tenant), {
-        append: [message],
-        status: () => ({
-          state: TaskState.TASK_STATE_INPUT_REQUIRED,
-          message,
-          timestamp: new Date().toISOString(),
-        }),
-      });
-      if (head) ended.push(row.id);
-    }
-    return ended;
+    return this.taskKeys().where(sql.ref('status_state'), 'in', running).execute();
   }
 
   /**
    * Sub-tasks left SUBMITTED with no message, older than `olderThanMs`: made by a
    * command whose process died before the sub-task's first prompt was stored.
-   * They end like an interrupted turn. Returns them as they ended.
    */
-  async endStrandedSubtasks(note: string, olderThanMs: number): Promise<TaskHead[]> {
+  strandedSubtasks(olderThanMs: number): Promise<TaskKeys[]> {
     const submitted = taskStateToJSON(TaskState.TASK_STATE_SUBMITTED);
-    const rows = await this.taskKeys()
+    return this.taskKeys()
       .where(sql.ref('status_state'), '=', submitted)
       .where(sql.ref('status_last_updated'), '<', Date.now() - olderThanMs)
       .where(
         sql<boolean>`not exists (select 1 from ${sql.table(MESSAGES_TABLE)} m where m.task_id = t.id)`,
       )
       .execute();
-    const ended: TaskHead[] = [];
-    for (const row of rows) {
-      const message = noteMessage(row.id, row.contextId, 'interrupted', note);
-      const stillStranded = (head: TaskHead) =>
-        head.status?.state === TaskState.TASK_STATE_SUBMITTED ? undefined : new Error('moved on');
-      const head = await this.update(row.id, ownerContext(row.owner, row.tenant), {
-        refuse: stillStranded,
-        append: [message],
-        status: () => ({
-          state: TaskState.TASK_STATE_INPUT_REQUIRED,
-          message,
-          timestamp: new Date().toISOString(),
-        }),
-      }).catch(() => undefined);
-      if (head) ended.push(head);
-    }
-    return ended;
   }
 
   /** Every task's owner, tenant, id and context, across callers: for recovery only. */

@@ -12,5 +12,6 @@ export {
   ownerContext,
   type AlongsideWrite,
   type TaskChange,
+  type TaskKeys,
 } from './harness-task-store.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';

@@ -1,5 +1,6 @@
-import type { StreamResponse } from '@a2a-js/sdk';
+import type { Artifact, StreamResponse } from '@a2a-js/sdk';
 import { hangUpSignal } from '../hang-up.js';
+import { AnswersInProgress } from './answers-in-progress.js';
 
 export interface TaskEvent {
   event: StreamResponse;
@@ -13,6 +14,11 @@ type Listener = (event: TaskEvent) => void;
 
 /** A subscription that buffers what arrives until it is read. */
 export interface EventSubscription extends AsyncIterable<TaskEvent> {
+  /**
+   * The answer in progress when the subscription was made: the events it
+   * yields append to exactly this (SEMANTICS §4, joining a running answer).
+   */
+  readonly answerSoFar: Artifact | undefined;
   close(): void;
 }
 
@@ -30,6 +36,7 @@ export interface TaskEventRelay {
  */
 export class TaskEvents {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly answers = new AnswersInProgress();
 
   constructor(private readonly relay?: TaskEventRelay) {}
 
@@ -40,7 +47,13 @@ export class TaskEvents {
 
   /** To this process's streams only: what the relay brought from another process. */
   deliver(taskId: string, event: TaskEvent): void {
+    this.answers.observe(taskId, event);
     for (const listener of this.listeners.get(taskId) ?? []) listener(event);
+  }
+
+  /** The answer a turn of the task is streaming, so far, as an artifact; undefined when none is known. */
+  answerSoFar(taskId: string): Artifact | undefined {
+    return this.answers.artifactOf(taskId);
   }
 
   /** Whether a stream of this process is open on the task. */
@@ -80,6 +93,7 @@ export class TaskEvents {
     if (until?.aborted) close();
     else until?.addEventListener('abort', close, { once: true });
     return {
+      answerSoFar: this.answers.artifactOf(taskId),
       close,
       async *[Symbol.asyncIterator]() {
         try {

@@ -1,6 +1,7 @@
 import { AGENT, newMessage, textPart } from 'a2a-commands';
 import {
   TaskState,
+  type Artifact,
   type Message,
   type StreamResponse,
   type Task,
@@ -11,8 +12,9 @@ import {
  * How a turn looks on the wire. The answer streams as artifact chunks (one
  * artifact per turn, `append` after the first chunk), the way A2A streams
  * output; the turn then ends with a status update whose message is the whole
- * answer. Only that message is stored: the chunks are a live preview, so
- * `GetTask` and the history hold each answer once.
+ * answer. Only that message is stored: the chunks are a live preview, so the
+ * history holds each answer once. While the turn runs, `GetTask` and the first
+ * event of `SubscribeToTask` carry the answer so far (see AnswersInProgress).
  */
 export function statusEvent(
   task: { id: string; contextId: string },
@@ -23,6 +25,27 @@ export function statusEvent(
       $case: 'statusUpdate',
       value: { taskId: task.id, contextId: task.contextId, status, metadata: undefined },
     },
+  };
+}
+
+export const ANSWER_ARTIFACT_NAME = 'answer';
+
+/** A turn's answer as one artifact: its chunks append to it. */
+export function answerArtifact(turnId: string, text: string): Artifact {
+  return {
+    artifactId: `answer-${turnId}`,
+    name: ANSWER_ARTIFACT_NAME,
+    description: '',
+    parts: [
+      {
+        content: { $case: 'text', value: text },
+        mediaType: 'text/plain',
+        filename: '',
+        metadata: undefined,
+      },
+    ],
+    metadata: undefined,
+    extensions: [],
   };
 }
 
@@ -38,21 +61,7 @@ export function answerChunk(
       value: {
         taskId: task.id,
         contextId: task.contextId,
-        artifact: {
-          artifactId: `answer-${turnId}`,
-          name: 'answer',
-          description: '',
-          parts: [
-            {
-              content: { $case: 'text', value: text },
-              mediaType: 'text/plain',
-              filename: '',
-              metadata: undefined,
-            },
-          ],
-          metadata: undefined,
-          extensions: [],
-        },
+        artifact: answerArtifact(turnId, text),
         append: !chunk.first,
         lastChunk: chunk.last,
         metadata: undefined,

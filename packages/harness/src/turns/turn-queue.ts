@@ -1,29 +1,4 @@
-import type { AlongsideWrite } from '../store/index.js';
-import type { TaskStatus } from '@a2a-js/sdk';
-
-/** One queued or running model turn. */
-export interface Turn {
-  taskId: string;
-  /** The id of the user message this turn answers. */
-  turnId: string;
-  abort: AbortController;
-  /** Settles when the turn's last event has been published. */
-  done: Promise<void>;
-  /** The status the turn stored as it ended: SendMessage answers with it. */
-  ended?: TaskStatus;
-  finish(): void;
-  /**
-   * Made with each of the turn's writes; vetoes them once the turn is no
-   * longer this process's to run (canceled or taken over elsewhere).
-   */
-  fence?: AlongsideWrite;
-}
-
-export function newTurn(taskId: string, turnId: string, fence?: AlongsideWrite): Turn {
-  let finish!: () => void;
-  const done = new Promise<void>((resolve) => (finish = resolve));
-  return { taskId, turnId, abort: new AbortController(), done, finish, fence };
-}
+import type { Turn } from './turn.js';
 
 /**
  * SEMANTICS §4: never two turns on one task at once. Turns wait in arrival
@@ -42,6 +17,10 @@ export class TurnQueue {
 
   busy(taskId: string): boolean {
     return this.running.has(taskId);
+  }
+
+  runningTurn(taskId: string): Turn | undefined {
+    return this.running.get(taskId);
   }
 
   /** Every turn running now, on any task. */

@@ -3,7 +3,8 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
 import type { TaskEvents } from './task-events.js';
-import type { Turn } from './turn-queue.js';
+import type { Turn } from './turn.js';
+import type { TurnEndings } from './turn-endings.js';
 
 /** A turn as the request that asked for it knows it. */
 export interface TurnRequest {
@@ -16,6 +17,8 @@ export interface TurnRequest {
 export interface SchedulerDeps {
   store: HarnessTaskStore;
   events: TaskEvents;
+  /** Where every turn's end is written. */
+  endings: TurnEndings;
   /** One model turn; never throws. */
   run(turn: Turn, context: ServerCallContext): Promise<void>;
 }
@@ -46,6 +49,8 @@ export interface TurnScheduler {
    * canceled state is written with `end`, and every one of them gets its final event.
    */
   cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void>;
+  /** `/stop`: the running turn, wherever it runs, ends with its answer so far. False when none runs. */
+  stop(taskId: string): Promise<boolean>;
   /** Shutdown: every turn running here ends in input-required with `note`. */
   endTurnsInFlight(note: string): Promise<void>;
 }

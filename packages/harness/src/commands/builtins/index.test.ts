@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { builtinCommands, registerBuiltins } from './index.js';
 import { fakeServices } from './test-context.js';
 
-const ORDER = ['help', 'model', 'status', 'system', 'title', 'clear', 'fork', 'spawn', 'tasks'];
+const ORDER = [
+  'help',
+  'model',
+  'status',
+  'system',
+  'title',
+  'clear',
+  'fork',
+  'spawn',
+  'tasks',
+  'stop',
+];
 
 describe('built-in commands', () => {
   it('register in card order, each with a description and a hint', () => {

@@ -6,6 +6,7 @@ import { modelCommand } from './model.js';
 import type { BuiltinCommand, CommandServices } from './services.js';
 import { spawnCommand } from './spawn.js';
 import { statusCommand } from './status.js';
+import { stopCommand } from './stop.js';
 import { systemCommand } from './system.js';
 import { tasksCommand } from './tasks.js';
 import { titleCommand } from './title.js';
@@ -17,6 +18,7 @@ export { helpCommand } from './help.js';
 export { modelCommand, type ModelData } from './model.js';
 export { spawnCommand, spawnTitle } from './spawn.js';
 export { statusCommand, type StatusData, type SubtaskStatus } from './status.js';
+export { stopCommand, type StopData } from './stop.js';
 export { systemCommand } from './system.js';
 export { tasksCommand, type TaskEntry } from './tasks.js';
 export { checkTitle, titleCommand, type TitleCheck } from './title.js';
@@ -33,6 +35,7 @@ export const builtinCommands: BuiltinCommand[] = [
   forkCommand,
   spawnCommand,
   tasksCommand,
+  stopCommand,
 ];
 
 /** Registers every built-in command, in order; returns what the registry keeps. */

@@ -7,10 +7,12 @@ export interface CommandServices {
   catalog: ModelCatalog;
   registry: CommandRegistry;
   store: HarnessTaskStore;
-  /** The per-task turn queue, read-only; it may live in the database, shared by several processes. */
+  /** The per-task turns; they may live in the database, shared by several processes. */
   turns: {
     queued(taskId: string): Promise<number>;
     busy(taskId: string): Promise<boolean>;
+    /** Stops the running turn, keeping its answer so far; false when none runs. */
+    stop(taskId: string): Promise<boolean>;
   };
 }
 

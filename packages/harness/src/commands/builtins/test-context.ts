@@ -112,6 +112,8 @@ export interface FakeServicesOptions {
   store?: HarnessTaskStore;
   queued?: number;
   busy?: boolean;
+  /** Called by `/stop`; says whether a turn was running (default: `busy`). */
+  stop?: (taskId: string) => boolean;
   /** Register the built-ins in a real registry (the default). */
   register?: boolean;
 }
@@ -125,6 +127,7 @@ export function fakeServices(options: FakeServicesOptions = {}): CommandServices
     turns: {
       queued: async () => options.queued ?? 0,
       busy: async () => options.busy ?? false,
+      stop: async (taskId) => options.stop?.(taskId) ?? options.busy ?? false,
     },
   };
   if (options.register !== false) registerBuiltins(services.registry, services);

@@ -1,0 +1,81 @@
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { TaskHead } from 'a2a-commands/server';
+import type { Logger } from 'pino';
+import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
+import { settingsOf } from '../settings.js';
+import type { HarnessTaskStore } from '../store/index.js';
+import { AnswerChunker, DEFAULT_CHUNKING, type ChunkingOptions } from './answer-chunks.js';
+import { modelContext } from './model-context.js';
+import type { TaskEvents } from './task-events.js';
+import { abortReasonOf, type Turn } from './turn.js';
+import type { TurnEnding } from './turn-endings.js';
+import { answerChunk } from './turn-events.js';
+
+export interface ModelTurnDeps {
+  store: HarnessTaskStore;
+  catalog: ModelCatalog;
+  events: TaskEvents;
+  logger: Logger;
+  chunking?: ChunkingOptions;
+}
+
+/**
+ * The model part of a turn: the task's settings and context in, the answer
+ * streamed to the task's open streams as artifact chunks, and how it ended
+ * out. It writes nothing: the lifecycle stores the ending. Undefined when the
+ * turn was canceled or the server shuts down: those end it themselves.
+ */
+export async function streamAnswer(
+  deps: ModelTurnDeps,
+  turn: Turn,
+  head: TaskHead,
+  context: ServerCallContext,
+): Promise<TurnEnding | undefined> {
+  const { store, catalog, events, logger } = deps;
+  const { taskId, turnId } = turn;
+  const task = { id: taskId, contextId: head.contextId };
+  const chunker = new AnswerChunker(
+    (text, first) =>
+      events.publish(taskId, {
+        event: answerChunk(task, turnId, text, { first, last: false }),
+        turnId,
+        final: false,
+      }),
+    deps.chunking ?? DEFAULT_CHUNKING,
+  );
+  const settings = settingsOf(head.metadata);
+  const modelId = settings.model ?? (await catalog.defaultModelId());
+  try {
+    const model = await catalog.languageModel(modelId);
+    let history = await store.loadHistory(taskId, context, { from: settings.contextStart });
+    if (!history.some((m) => m.messageId === turnId)) {
+      // Queued before a /clear that now leaves it out: it starts the fresh context alone.
+      const all = await store.loadHistory(taskId, context);
+      history = all.filter((m) => m.messageId === turnId);
+    }
+    const result = await streamModelTurn({
+      model,
+      modelId,
+      system: settings.system,
+      messages: modelContext(history, turnId),
+      signal: turn.abort.signal,
+      onDelta: (text) => chunker.push(text),
+    });
+    if (chunker.close()) {
+      events.publish(taskId, {
+        event: answerChunk(task, turnId, '', { first: false, last: true }),
+        turnId,
+        final: false,
+      });
+    }
+    return { kind: 'finished', text: result.text, usage: result.usage };
+  } catch (error) {
+    chunker.discard();
+    const aborted = abortReasonOf(turn);
+    if (aborted === 'stopped') return { kind: 'stopped', text: chunker.text };
+    if (aborted && isAbortError(error)) return undefined;
+    const reason = error instanceof Error ? error.message : String(error);
+    logger.warn({ taskId, modelId, err: reason }, 'model turn failed');
+    return { kind: 'model-error', reason };
+  }
+}

@@ -1,0 +1,309 @@
+import {
+  Role,
+  TaskState,
+  type Message,
+  type SendMessageRequest,
+  type Task,
+  type TaskStatus,
+} from '@a2a-js/sdk';
+import {
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { TaskHead } from 'a2a-commands/server';
+import type { Logger } from 'pino';
+import type { ModelCatalog } from '../models/index.js';
+import { ownerContext, type HarnessTaskStore } from '../store/index.js';
+import type { ChunkingOptions } from './answer-chunks.js';
+import { LocalTurns } from './local-turns.js';
+import { streamAnswer } from './model-turn.js';
+import type { EventSubscription, TaskEvents } from './task-events.js';
+import { abortReasonOf, type Turn } from './turn.js';
+import { TurnEndings, type TurnEnding } from './turn-endings.js';
+import { status, statusEvent, TERMINAL_STATES } from './turn-events.js';
+import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
+
+export interface TurnLifecycleOptions {
+  store: HarnessTaskStore;
+  catalog: ModelCatalog;
+  events: TaskEvents;
+  logger: Logger;
+  /** Ordinary messages allowed to wait behind a running turn, per task. */
+  maxQueuedPerTask?: number;
+  chunking?: ChunkingOptions;
+  /** Where turns wait and run; in this process by default. */
+  scheduler?: (deps: SchedulerDeps) => TurnScheduler;
+  /** For tests: the model part of a turn. */
+  streamAnswer?: typeof streamAnswer;
+}
+
+export interface Accepted {
+  head: TaskHead;
+  message: Message;
+  /** The task's events from before the message was stored: none of its turn's is missed. */
+  events: EventSubscription;
+  /** Settles, with the status the turn stored, when it has ended, if that is known in this process. */
+  done: Promise<TaskStatus | undefined>;
+}
+
+/**
+ * A model turn's whole life, in order:
+ *
+ *   accept    the message is checked and stored; the task is WORKING, or the
+ *             turn waits behind the running one (SEMANTICS §4)
+ *   queue     the scheduler keeps it: LocalTurns in this process, ClusterTurns
+ *             in PostgreSQL for instances sharing it
+ *   run       its time comes: the task is marked working, and the model's
+ *             answer streams to the task's streams (model-turn.ts)
+ *   end       finished, model-error, stopped (/stop), failed, interrupted:
+ *             written by TurnEndings, the one place a turn's end is written;
+ *             canceled ends the task itself (cancel)
+ *   recover   at start, turns a stop left running end as interrupted
+ */
+export class TurnLifecycle {
+  readonly scheduler: TurnScheduler;
+  readonly endings: TurnEndings;
+  readonly events: TaskEvents;
+
+  constructor(private readonly options: TurnLifecycleOptions) {
+    this.events = options.events;
+    this.endings = new TurnEndings({ store: options.store, events: options.events });
+    const deps: SchedulerDeps = {
+      store: options.store,
+      events: options.events,
+      endings: this.endings,
+      run: (turn, context) => this.run(turn, context),
+    };
+    this.scheduler = options.scheduler?.(deps) ?? new LocalTurns(deps);
+  }
+
+  /** Accept: checks the message, stores it, and queues its turn. Nothing is stored when a check fails. */
+  async accept(params: SendMessageRequest, context: ServerCallContext): Promise<Accepted> {
+    const incoming = checkMessage(params.message);
+    const { store } = this.options;
+    let head: TaskHead | undefined;
+    let message: Message;
+    let events: EventSubscription | undefined;
+    try {
+      if (incoming.taskId) {
+        const taskId = requireTaskId(incoming.taskId);
+        head = await store.loadHead(taskId, context);
+        if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+        const ended = endedError(head);
+        if (ended) throw ended;
+        if (incoming.contextId && incoming.contextId !== head.contextId) {
+          throw new RequestMalformedError(
+            `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
+          );
+        }
+        const limit = this.options.maxQueuedPerTask ?? Infinity;
+        const busy = await this.scheduler.busy(taskId);
+        if (busy && (await this.scheduler.queued(taskId)) >= limit) {
+          throw new UnsupportedOperationError(
+            `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
+          );
+        }
+        message = { ...incoming, taskId, contextId: head.contextId };
+        const request = { taskId, turnId: message.messageId };
+        events = this.events.subscribe(taskId);
+        head = await store.update(taskId, context, {
+          // Again where it is written: a CancelTask may have ended the task since.
+          refuse: endedError,
+          append: [message],
+          status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
+          alongside: this.scheduler.recordWrite(request, context),
+        });
+        if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+      } else {
+        const id = crypto.randomUUID();
+        const contextId = incoming.contextId || crypto.randomUUID();
+        message = { ...incoming, taskId: id, contextId };
+        const task: Task = {
+          id,
+          contextId,
+          status: status(TaskState.TASK_STATE_WORKING),
+          history: [message],
+          artifacts: [],
+          metadata: {},
+        };
+        events = this.events.subscribe(id);
+        await store.create(
+          task,
+          context,
+          {},
+          this.scheduler.recordWrite({ taskId: id, turnId: message.messageId }, context),
+        );
+        head = { id, contextId, status: task.status, metadata: {} };
+      }
+    } catch (error) {
+      events?.close();
+      throw error;
+    }
+    const done = this.scheduler.start({ taskId: head.id, turnId: message.messageId }, context);
+    return { head, message, events, done };
+  }
+
+  /**
+   * `/stop` (SEMANTICS §4): the running turn ends at once, its answer so far
+   * kept; the next queued message then runs. False when no turn runs.
+   */
+  stop(taskId: string): Promise<boolean> {
+    return this.scheduler.stop(taskId);
+  }
+
+  /** CancelTask: the task ends for good; its queued turns are dropped and the running one aborted. */
+  async cancel(taskId: string, context: ServerCallContext): Promise<void> {
+    const { store } = this.options;
+    const head = await store.loadHead(taskId, context);
+    if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
+    const state = head.status?.state ?? 0;
+    if (state === TaskState.TASK_STATE_CANCELED) return;
+    if (TERMINAL_STATES.has(state))
+      throw new TaskNotCancelableError(`Task ${taskId} has already ended.`);
+    await this.scheduler.cancel({ id: taskId, contextId: head.contextId }, (alongside) =>
+      store.update(taskId, context, {
+        status: () => status(TaskState.TASK_STATE_CANCELED),
+        alongside,
+      }),
+    );
+  }
+
+  /** Shutdown: every turn running here ends as interrupted, with `note`. */
+  shutdown(note: string): Promise<void> {
+    return this.scheduler.endTurnsInFlight(note);
+  }
+
+  /**
+   * Recover, for a process that is alone on its database (SQLite): whatever
+   * was working or submitted when it last stopped was interrupted.
+   */
+  async recover(note: string): Promise<string[]> {
+    const ended: string[] = [];
+    for (const row of await this.options.store.tasksLeftRunning()) {
+      const head = await this.endings.end(
+        {
+          taskId: row.id,
+          contextId: row.contextId,
+          context: ownerContext(row.owner, row.tenant),
+          turnIds: [''],
+          onlyWhile: [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED],
+        },
+        { kind: 'interrupted', note },
+      );
+      if (head) ended.push(row.id);
+    }
+    return ended;
+  }
+
+  /** Run: one turn, from its start to its stored end. Never throws. */
+  private async run(turn: Turn, context: ServerCallContext): Promise<void> {
+    let contextId: string | undefined;
+    try {
+      const head = await this.options.store.loadHead(turn.taskId, context);
+      if (!head || turn.abort.signal.aborted) return;
+      contextId = head.contextId;
+      const started = await this.markWorking(turn, head, context);
+      if (!started) return;
+      const ending = await (this.options.streamAnswer ?? streamAnswer)(
+        this.options,
+        turn,
+        started,
+        context,
+      );
+      // Cancel and shutdown write their own ending; a stop is written here, with the answer so far.
+      const aborted = abortReasonOf(turn);
+      if (!ending || aborted === 'canceled' || aborted === 'shutdown') return;
+      await this.end(turn, contextId, context, ending);
+    } catch (error) {
+      this.options.logger.error(
+        { err: error, taskId: turn.taskId },
+        'turn failed outside the model call',
+      );
+      await this.endFailed(turn, context, contextId);
+    }
+  }
+
+  /** A failed turn still ends, with a final event, so that no caller waits for it for good. */
+  private async endFailed(
+    turn: Turn,
+    context: ServerCallContext,
+    contextId: string | undefined,
+  ): Promise<void> {
+    try {
+      contextId ??= (await this.options.store.loadHead(turn.taskId, context))?.contextId;
+      if (contextId) await this.end(turn, contextId, context, { kind: 'failed' });
+    } catch (error) {
+      this.options.logger.error({ err: error, taskId: turn.taskId }, 'could not end a failed turn');
+    }
+  }
+
+  /** The task is working while its turn runs; undefined when the turn cannot start. */
+  private async markWorking(
+    turn: Turn,
+    head: TaskHead,
+    context: ServerCallContext,
+  ): Promise<TaskHead | undefined> {
+    const task = { id: turn.taskId, contextId: head.contextId };
+    // A CancelTask that slipped in between this turn's acceptance and its start ends it here.
+    if (TERMINAL_STATES.has(head.status?.state ?? 0)) {
+      this.endings.announce(task, head.status!, [turn.turnId]);
+      return undefined;
+    }
+    let started: TaskHead | undefined = head;
+    if (head.status?.state !== TaskState.TASK_STATE_WORKING) {
+      started = await this.options.store.update(turn.taskId, context, {
+        status: (current) =>
+          TERMINAL_STATES.has(current?.state ?? 0) ? current : status(TaskState.TASK_STATE_WORKING),
+        alongside: turn.fence,
+      });
+      if (!started) return undefined;
+    }
+    this.events.publish(turn.taskId, {
+      event: statusEvent(task, status(TaskState.TASK_STATE_WORKING)),
+      turnId: turn.turnId,
+      final: false,
+    });
+    return started;
+  }
+
+  private async end(
+    turn: Turn,
+    contextId: string,
+    context: ServerCallContext,
+    ending: TurnEnding,
+  ): Promise<void> {
+    const ended = await this.endings.end(
+      { taskId: turn.taskId, contextId, context, turnIds: [turn.turnId], fence: turn.fence },
+      ending,
+    );
+    turn.ended = ended?.status;
+  }
+}
+
+/** Ordinary messages are refused once a task has ended: on this harness CancelTask is for good. */
+function endedError(head: TaskHead): UnsupportedOperationError | undefined {
+  const state = head.status?.state ?? 0;
+  if (!TERMINAL_STATES.has(state)) return undefined;
+  return new UnsupportedOperationError(
+    `Task ${head.id} has ended (${TaskState[state]}); start a new task to go on.`,
+  );
+}
+
+export function requireTaskId(id: string | undefined): string {
+  if (!id || id.trim() === '') throw new RequestMalformedError('a task id is required');
+  return id;
+}
+
+/** The checks the SDK skips: a message needs an id, a user role and at least one part. */
+function checkMessage(message: Message | undefined): Message {
+  if (!message) throw new RequestMalformedError('params.message is required');
+  if (!message.messageId) throw new RequestMalformedError('message.messageId is required');
+  if (message.role !== Role.ROLE_USER)
+    throw new RequestMalformedError('message.role must be ROLE_USER');
+  if (message.parts.length === 0)
+    throw new RequestMalformedError('message.parts must not be empty');
+  return message;
+}
