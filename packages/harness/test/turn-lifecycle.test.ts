@@ -28,6 +28,33 @@ export async function readUntil(events: SseReader, match: (result: any) => boole
   throw new Error('the stream ended first');
 }
 
+/** A turn streaming a long answer, read up to its first chunk. */
+async function streamingTurnOn(url: string, words = 250, taskId?: string) {
+  const { events } = await rpcStream(url, 'SendStreamingMessage', {
+    message: userText(longPrompt(words), { taskId }),
+  });
+  const seen = await readUntil(events, (result) => result.artifactUpdate !== undefined);
+  const id = seen[0].task?.id ?? taskId;
+  return { taskId: id as string, events };
+}
+
+/** Joins a running turn with SubscribeToTask: the answer the snapshot and its appends make. */
+async function joinedAnswer(url: string, taskId: string) {
+  const joined = await rpcStream(url, 'SubscribeToTask', { id: taskId });
+  const [first, ...later] = await readUntil(joined.events, isFinalStatus);
+  const snapshot = first.task.artifacts?.[0];
+  let built = textOf(snapshot);
+  const soFar = built;
+  for (const result of later) {
+    const update = result.artifactUpdate;
+    if (!update) continue;
+    expect(update.artifact.artifactId).toBe(snapshot?.artifactId);
+    expect(update.append).toBe(true);
+    built += textOf(update.artifact);
+  }
+  return { soFar, built, whole: textOf(later.at(-1).statusUpdate.status.message) };
+}
+
 const isFinalStatus = (result: any) =>
   result.statusUpdate !== undefined &&
   ['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_CANCELED'].includes(result.statusUpdate.status.state);
@@ -42,15 +69,8 @@ describe.each(storeKinds)('on %s', (kind) => {
   });
   afterAll(() => harness.stop());
 
-  /** A turn streaming a long answer, read up to its first chunk. */
-  async function streamingTurn(words = 250, taskId?: string) {
-    const { events } = await rpcStream(harness.url, 'SendStreamingMessage', {
-      message: userText(longPrompt(words), { taskId }),
-    });
-    const seen = await readUntil(events, (result) => result.artifactUpdate !== undefined);
-    const id = seen[0].task?.id ?? taskId;
-    return { taskId: id as string, events };
-  }
+  const streamingTurn = (words = 250, taskId?: string) =>
+    streamingTurnOn(harness.url, words, taskId);
 
   it('GetTask during a turn carries the answer so far as the answer artifact, which the whole answer starts with', async () => {
     const { taskId, events } = await streamingTurn();
@@ -76,21 +96,8 @@ describe.each(storeKinds)('on %s', (kind) => {
   it('SubscribeToTask during a turn: the snapshot plus the appends that follow it is the whole answer', async () => {
     const { taskId, events } = await streamingTurn();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const joined = await rpcStream(harness.url, 'SubscribeToTask', { id: taskId });
-    const [first, ...later] = await readUntil(joined.events, isFinalStatus);
-    expect(first.task.id).toBe(taskId);
-    const snapshot = first.task.artifacts?.[0];
-    expect(snapshot?.name).toBe('answer');
-    let built = textOf(snapshot);
-    expect(built.length).toBeGreaterThan(0);
-    for (const result of later) {
-      const update = result.artifactUpdate;
-      if (!update) continue;
-      expect(update.artifact.artifactId).toBe(snapshot.artifactId);
-      expect(update.append).toBe(true);
-      built += textOf(update.artifact);
-    }
-    const whole = textOf(later.at(-1).statusUpdate.status.message);
+    const { soFar, built, whole } = await joinedAnswer(harness.url, taskId);
+    expect(soFar.length).toBeGreaterThan(0);
     expect(built).toBe(whole);
     await events.cancel();
   });
@@ -165,5 +172,45 @@ describe.each(storeKinds)('on %s', (kind) => {
     expect(textOf(reply.status.message)).toBe(
       'No answer is in progress on this task, so there is nothing to stop.',
     );
+  });
+});
+
+describe('across instances on PostgreSQL', () => {
+  let a: TestHarness;
+  let b: TestHarness;
+  beforeAll(async () => {
+    const databaseUrl = testDatabaseUrl('postgres');
+    a = await startHarness({ config: { offline: { latencyMs: 8 } }, databaseUrl });
+    b = await startHarness({ config: { offline: { latencyMs: 8 } }, databaseUrl });
+  });
+  afterAll(async () => {
+    await a.stop();
+    await b.stop();
+  });
+
+  it('GetTask and SubscribeToTask on another instance carry the answer so far', async () => {
+    const { taskId, events } = await streamingTurnOn(a.url, 300);
+    const task = await waitFor(async () => {
+      const { body } = await rpc(b.url, 'GetTask', { id: taskId, historyLength: 0 });
+      return textOf(body.result.artifacts?.[0]).length > 20 ? body.result : undefined;
+    }, 'the answer so far on the other instance');
+    expect(task.status.state).toBe('TASK_STATE_WORKING');
+    const { soFar, built, whole } = await joinedAnswer(b.url, taskId);
+    expect(soFar.length).toBeGreaterThan(0);
+    expect(built).toBe(whole);
+    expect(whole.startsWith(textOf(task.artifacts[0]))).toBe(true);
+    await events.cancel();
+  });
+
+  it('/stop sent to another instance stops the turn where it runs, and the task goes on', async () => {
+    const { taskId, events } = await streamingTurnOn(a.url, 400);
+    const stop = await rpc(b.url, 'SendMessage', { message: userText('/stop', { taskId }) });
+    expect(textOf(stop.body.result.task.status.message)).toContain('Stopped the answer');
+    const rest = await readUntil(events, isFinalStatus);
+    const final = rest.at(-1).statusUpdate.status;
+    expect(final.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(final.message.metadata?.[SETTINGS_KEY]).toEqual({ stopped: true });
+    const more = await rpc(b.url, 'SendMessage', { message: userText('go on', { taskId }) });
+    expect(textOf(more.body.result.task.status.message)).toContain('You said: go on');
   });
 });
