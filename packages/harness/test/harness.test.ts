@@ -35,6 +35,7 @@ describe('the card', () => {
       'fork',
       'spawn',
       'tasks',
+      'stop',
     ]);
   });
 });

@@ -203,6 +203,38 @@ describe('§6 activation', () => {
 });
 
 describe('§7 sub-tasks', () => {
+  it("§7: a sub-task's first prompt reaches the model even when it starts with '/'", async () => {
+    const spawned = (await send('/spawn /help')).body.result.task;
+    const ref = spawned.status.message.metadata.task_ref;
+    const sub = await waitFor(async () => {
+      const t = await getTask(ref);
+      return t.status.state === 'TASK_STATE_INPUT_REQUIRED' ? t : undefined;
+    }, 'the /spawn /help sub-task to be answered');
+    expect(text(sub.status.message)).toContain('You said: /help');
+    expect(sub.status.message.metadata?.command).toBeUndefined();
+  });
+
+  it("§7: a custom command whose prompt starts with '/' runs it on the model too", async () => {
+    const dir = path.join(harness.dataDir, 'commands');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'slashy.md');
+    writeFileSync(file, '---\ndescription: Starts with a slash\n---\n/help $ARGUMENTS\n');
+    try {
+      await waitFor(
+        async () => ((await cardCommands()).includes('slashy') ? true : undefined),
+        'the card to list /slashy',
+      );
+      const reply = (await send('/slashy model')).body.result.task.status.message;
+      const sub = await waitFor(async () => {
+        const t = await getTask(reply.metadata.task_ref);
+        return t.status.state === 'TASK_STATE_INPUT_REQUIRED' ? t : undefined;
+      }, 'the /slashy sub-task to be answered');
+      expect(text(sub.status.message)).toContain('You said: /help model');
+    } finally {
+      rmSync(file);
+    }
+  });
+
   it('§7: /tasks lists the tasks of the context, the sub-task included', async () => {
     const parent = (await send('/title Parent')).body.result.task;
     const spawned = (await send('/spawn a side job', { taskId: parent.id })).body.result.task;

@@ -71,8 +71,9 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     this.runner = new CommandRunner({
       store: options.store,
       live: this.live,
+      // SEMANTICS §7: a sub-task's first prompt is a prompt, even when it starts with '/'.
       sendPrompt: (message, context) =>
-        this.sendMessage(requestFor(message, { returnImmediately: true }), context),
+        this.sendToTurns(requestFor(message, { returnImmediately: true }), context),
       onError: options.onError,
       signal: options.signal,
     });
@@ -92,6 +93,14 @@ export class CommandsRequestHandler implements A2ARequestHandler {
       const outcome = await this.runner.run(command.message, command.parsed, context);
       return taskWithReply(outcome, params.configuration?.historyLength);
     }
+    return this.sendToTurns(params, context);
+  }
+
+  /** The turn path: what is not a command goes to the wrapped handler, one turn per task. */
+  private sendToTurns(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
     const { inner, turns } = this.options;
     const taskId = params.message?.taskId;
     if (!turns || !taskId) return inner.sendMessage(params, context);
