@@ -19,6 +19,7 @@ import { TurnLifecycle } from '../turns/turn-lifecycle.js';
 import { baseAgentCard, withBearerAuth } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
 import { MessageLimitsHandler } from './message-limits.js';
+import { MessageRetries } from './message-retries.js';
 import { BEARER_SCHEME_NAME } from './auth.js';
 
 export interface HarnessOptions {
@@ -41,7 +42,7 @@ export interface HarnessOptions {
 export interface Harness {
   card: CommandsCard;
   registry: CommandRegistry;
-  /** What the A2A routes call: the message-size checks, then the commands handler. */
+  /** What the A2A routes call: the message-size checks, retries (SEMANTICS §8), then the commands handler. */
   requestHandler: A2ARequestHandler;
   /** The input limits in force: the config's, with defaults for the rest. */
   limits: Limits;
@@ -148,7 +149,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   return {
     card,
     registry,
-    requestHandler: new MessageLimitsHandler(commands, limits),
+    requestHandler: new MessageLimitsHandler(
+      new MessageRetries(commands, { store, events }),
+      limits,
+    ),
     limits,
     contextBuilder: commandsContextBuilder(),
     store,

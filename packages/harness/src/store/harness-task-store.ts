@@ -36,6 +36,22 @@ export interface TaskChange {
   alongside?: AlongsideWrite;
   /** New tasks stored in the same transaction: a command's sub-tasks. */
   create?: Task[];
+  /**
+   * SEMANTICS §8: `append`'s messages are new to the task. One whose id the
+   * task already holds refuses the whole change with `MessageIdTakenError`.
+   */
+  appendOnce?: boolean;
+}
+
+/** A message id the task already holds was sent again (SEMANTICS §8). */
+export class MessageIdTakenError extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly messageId: string,
+  ) {
+    super(`task ${taskId} already holds message ${messageId}`);
+    this.name = 'MessageIdTakenError';
+  }
 }
 
 /** Who a task belongs to, for work done outside any request (recovery). */
@@ -168,6 +184,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       if (!task) return undefined;
       const refused = change.refuse?.(headOf(task));
       if (refused) throw refused;
+      if (change.appendOnce && change.append?.length) {
+        const taken = await this.takenIds(db, taskId, change.append);
+        if (taken) throw new MessageIdTakenError(taskId, taken);
+      }
       if ((await change.alongside?.(db)) === false) return undefined;
       if (change.create) await this.insertTasks(db, heads, change.create, context);
       if (change.append?.length) await this.appendRows(db, taskId, change.append);
@@ -229,6 +249,50 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         sql<boolean>`not exists (select 1 from ${sql.table(MESSAGES_TABLE)} m where m.task_id = t.id)`,
       )
       .execute();
+  }
+
+  /** A message of the task by its id, with its place in the history; undefined when none. */
+  async findMessage(
+    taskId: string,
+    messageId: string,
+  ): Promise<{ seq: number; message: Message } | undefined> {
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select(['seq', 'message'])
+      .where('task_id', '=', taskId)
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
+    return row && { seq: Number(row.seq), message: fromRow(row) };
+  }
+
+  /** The message at `seq` in the task's history. */
+  async messageAt(taskId: string, seq: number): Promise<Message | undefined> {
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select('message')
+      .where('task_id', '=', taskId)
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  /** The first of `messages`' ids that the task already holds. */
+  private async takenIds(
+    db: Kysely<MessagesTable>,
+    taskId: string,
+    messages: Message[],
+  ): Promise<string | undefined> {
+    const row = await db
+      .selectFrom(MESSAGES_TABLE)
+      .select('message_id')
+      .where('task_id', '=', taskId)
+      .where(
+        'message_id',
+        'in',
+        messages.map((m) => m.messageId),
+      )
+      .executeTakeFirst();
+    return row?.message_id;
   }
 
   /** Every task's owner, tenant, id and context, across callers: for recovery only. */

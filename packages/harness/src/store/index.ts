@@ -9,6 +9,7 @@ export {
 } from './database.js';
 export {
   HarnessTaskStore,
+  MessageIdTakenError,
   ownerContext,
   type AlongsideWrite,
   type TaskChange,

@@ -57,3 +57,20 @@ function turnOrder(
   const own = unanswered.findIndex((m) => m.messageId === turnMessageId);
   return own < 0 ? history : [...exchanges, ...unanswered.slice(0, own + 1)];
 }
+
+/**
+ * The agent message that ended the turn of user message `messageId` (its
+ * answer, or a note), paired the way `turnOrder` pairs them; undefined while
+ * that turn has not ended.
+ */
+export function answerTo(history: readonly Message[], messageId: string): Message | undefined {
+  const unanswered: Message[] = [];
+  for (const message of withoutCommands(history)) {
+    if (message.role !== Role.ROLE_AGENT) {
+      unanswered.push(message);
+      continue;
+    }
+    if (unanswered.shift()?.messageId === messageId) return message;
+  }
+  return undefined;
+}

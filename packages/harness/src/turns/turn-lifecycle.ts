@@ -113,6 +113,7 @@ export class TurnLifecycle {
           // Again where it is written: a CancelTask may have ended the task since.
           refuse: endedError,
           append: [message],
+          appendOnce: true,
           status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
           alongside: this.scheduler.recordWrite(request, context),
         });
