@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import type { ModelsConfig } from '../models/index.js';
-import type { ChunkingOptions } from '../turns/answer-chunks.js';
+import { TURN_OPTIONS_SCHEMA, type TurnOptions } from '../turns/turn-options.js';
 import { LIMITS_SCHEMA, type Limits } from './limits.js';
 
 /** The config file: YAML or JSON (JSON is YAML). Every key is optional. */
@@ -13,8 +13,8 @@ export interface HarnessConfig extends ModelsConfig {
   name?: string;
   /** Input limits; each missing key has its default (`DEFAULT_LIMITS`). */
   limits?: Partial<Limits>;
-  /** How a turn's deltas are grouped into artifact updates (`DEFAULT_CHUNKING`). */
-  streaming?: Partial<ChunkingOptions>;
+  /** How turns stream, and when a silent model is given up on (`DEFAULT_TURN_OPTIONS`). */
+  turns?: Partial<TurnOptions>;
 }
 
 const schema = {
@@ -44,14 +44,7 @@ const schema = {
     },
     commandDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
     limits: LIMITS_SCHEMA,
-    streaming: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        flushMs: { type: 'integer', minimum: 0, maximum: 10000 },
-        flushChars: { type: 'integer', minimum: 1, maximum: 1000000 },
-      },
-    },
+    turns: TURN_OPTIONS_SCHEMA,
   },
 } as const;
 

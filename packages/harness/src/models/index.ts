@@ -31,7 +31,9 @@ export {
   type OfflineModelOptions,
 } from './offline.js';
 export {
+  ModelTimeoutError,
   streamModelTurn,
+  type ModelTimeouts,
   type ModelTurnResult,
   type StreamModelTurnOptions,
 } from './stream-turn.js';

@@ -11,7 +11,7 @@ import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
-import { DEFAULT_CHUNKING } from '../turns/answer-chunks.js';
+import { DEFAULT_TURN_OPTIONS } from '../turns/turn-options.js';
 import { TaskEvents } from '../turns/task-events.js';
 import { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN } from '../turns/turn-endings.js';
 import { TurnHandler } from '../turns/turn-handler.js';
@@ -101,7 +101,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     logger,
     scheduler: cluster?.scheduler,
     maxQueuedPerTask: limits.queuedPerTask,
-    chunking: { ...DEFAULT_CHUNKING, ...config.streaming },
+    options: { ...DEFAULT_TURN_OPTIONS, ...config.turns },
   });
   if (!cluster) {
     // One process per SQLite file: whatever was working when it stopped was interrupted.

@@ -4,11 +4,12 @@ import type { Logger } from 'pino';
 import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
 import { settingsOf } from '../settings.js';
 import type { HarnessTaskStore } from '../store/index.js';
-import { AnswerChunker, DEFAULT_CHUNKING, type ChunkingOptions } from './answer-chunks.js';
+import { AnswerChunker } from './answer-chunks.js';
 import { modelContext } from './model-context.js';
 import type { TaskEvents } from './task-events.js';
 import { abortReasonOf, type Turn } from './turn.js';
 import type { TurnEnding } from './turn-endings.js';
+import { DEFAULT_TURN_OPTIONS, type TurnOptions } from './turn-options.js';
 import { answerChunk } from './turn-events.js';
 
 export interface ModelTurnDeps {
@@ -16,7 +17,7 @@ export interface ModelTurnDeps {
   catalog: ModelCatalog;
   events: TaskEvents;
   logger: Logger;
-  chunking?: ChunkingOptions;
+  options?: TurnOptions;
 }
 
 /**
@@ -34,6 +35,7 @@ export async function streamAnswer(
   const { store, catalog, events, logger } = deps;
   const { taskId, turnId } = turn;
   const task = { id: taskId, contextId: head.contextId };
+  const options = deps.options ?? DEFAULT_TURN_OPTIONS;
   const chunker = new AnswerChunker(
     (text, first) =>
       events.publish(taskId, {
@@ -41,7 +43,7 @@ export async function streamAnswer(
         turnId,
         final: false,
       }),
-    deps.chunking ?? DEFAULT_CHUNKING,
+    options,
   );
   const settings = settingsOf(head.metadata);
   const modelId = settings.model ?? (await catalog.defaultModelId());
@@ -60,6 +62,8 @@ export async function streamAnswer(
       messages: modelContext(history, turnId),
       signal: turn.abort.signal,
       onDelta: (text) => chunker.push(text),
+      timeouts: options,
+      maxAnswerChars: options.answerChars,
     });
     if (chunker.close()) {
       events.publish(taskId, {
@@ -68,7 +72,7 @@ export async function streamAnswer(
         final: false,
       });
     }
-    return { kind: 'finished', text: result.text, usage: result.usage };
+    return { kind: 'finished', text: result.text, usage: result.usage, cut: result.cut };
   } catch (error) {
     chunker.discard();
     const aborted = abortReasonOf(turn);

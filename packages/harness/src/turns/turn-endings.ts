@@ -15,6 +15,12 @@ export const INTERRUPTED_BY_SHUTDOWN =
   'This turn was interrupted: the server shut down while it ran. Send your message again to retry.';
 export const STOPPED_BEFORE_ANSWER = 'Stopped before the model wrote anything.';
 export const EMPTY_ANSWER = '(the model returned no text)';
+export const CUT_NOTES = {
+  'answer-limit':
+    '(The answer was cut here: it reached the longest answer kept, turns.answerChars.)',
+  incomplete:
+    "(The model's stream ended before the model said it had finished: this answer may be incomplete.)",
+} as const;
 
 /**
  * Every way a turn ends, but cancel (which ends the task, see `announce`):
@@ -25,7 +31,7 @@ export const EMPTY_ANSWER = '(the model returned no text)';
  * - interrupted: the server stopped, shut down, or the instance running it died.
  */
 export type TurnEnding =
-  | { kind: 'finished'; text: string; usage: TokenUsage }
+  | { kind: 'finished'; text: string; usage: TokenUsage; cut?: 'answer-limit' | 'incomplete' }
   | { kind: 'model-error'; reason: string }
   | { kind: 'stopped'; text: string }
   | { kind: 'failed' }
@@ -96,7 +102,12 @@ function messageFor(taskId: string, contextId: string, ending: TurnEnding): Mess
   const task = { id: taskId, contextId };
   switch (ending.kind) {
     case 'finished':
-      return agentMessage(task, ending.text || EMPTY_ANSWER);
+      if (!ending.cut) return agentMessage(task, ending.text || EMPTY_ANSWER);
+      // Kept, and said: the model's words stay context, the mark is for clients.
+      return {
+        ...agentMessage(task, `${ending.text}\n\n${CUT_NOTES[ending.cut]}`),
+        metadata: { [SETTINGS_KEY]: { cut: ending.cut } },
+      };
     case 'model-error':
       return noteMessage(taskId, contextId, 'model-error', ending.reason);
     case 'stopped':

@@ -17,7 +17,7 @@ import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import type { ModelCatalog } from '../models/index.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
-import type { ChunkingOptions } from './answer-chunks.js';
+import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
@@ -33,7 +33,8 @@ export interface TurnLifecycleOptions {
   logger: Logger;
   /** Ordinary messages allowed to wait behind a running turn, per task. */
   maxQueuedPerTask?: number;
-  chunking?: ChunkingOptions;
+  /** Chunking, timeouts and the answer cap; defaults when absent. */
+  options?: TurnOptions;
   /** Where turns wait and run; in this process by default. */
   scheduler?: (deps: SchedulerDeps) => TurnScheduler;
   /** For tests: the model part of a turn. */

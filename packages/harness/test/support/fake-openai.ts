@@ -32,6 +32,15 @@ export interface ChatRequestInfo {
   body: any;
 }
 
+/**
+ * - `silent`: never answers (headers included);
+ * - `stall-after-first`: one content chunk, then nothing, connection open;
+ * - `trickle`: a short content chunk every 100 ms, for good;
+ * - `html`: a 200 with an HTML page instead of a stream;
+ * - `cut`: the content, then the response ends with no finish and no [DONE].
+ */
+export type Misbehaviour = 'silent' | 'stall-after-first' | 'trickle' | 'html' | 'cut';
+
 export type FakeReply = string | ((request: ChatRequestInfo) => string);
 
 export interface FakeOpenAIOptions {
@@ -54,6 +63,8 @@ export interface FakeOpenAI {
   setReply(reply: FakeReply): void;
   /** The next `count` calls (any path) answer `status` with an OpenAI-style error body. */
   failNext(count: number, status: number, message?: string): void;
+  /** How streamed chat answers go wrong from now on, as a hostile or broken endpoint's do. */
+  misbehave(how: Misbehaviour | undefined): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +122,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const chunkDelayMs = options.chunkDelayMs ?? 0;
   let sequence = 0;
+  let misbehaviour: Misbehaviour | undefined;
 
   async function chat(req: IncomingMessage, res: ServerResponse, body: any): Promise<void> {
     if (typeof body !== 'object' || body === null || typeof body.model !== 'string') {
@@ -154,6 +166,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
 
+    if (misbehaviour === 'silent') return;
+    if (misbehaviour === 'html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>Welcome to nginx!</h1></body></html>');
+      return;
+    }
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -171,6 +189,24 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       ...base,
       choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
     });
+    const content = (piece: string) =>
+      send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+    if (misbehaviour === 'stall-after-first') {
+      content('The first words ');
+      return;
+    }
+    if (misbehaviour === 'trickle') {
+      while (!closed) {
+        content('.');
+        await sleep(100);
+      }
+      return;
+    }
+    if (misbehaviour === 'cut') {
+      for (const piece of chunksOf(text)) content(piece);
+      res.end();
+      return;
+    }
     for (const piece of chunksOf(text)) {
       if (chunkDelayMs > 0) await sleep(chunkDelayMs);
       if (closed) return;
@@ -249,6 +285,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     },
     setReply(next) {
       reply = next;
+    },
+    misbehave(how) {
+      misbehaviour = how;
     },
     failNext(count, status, message) {
       for (let i = 0; i < count; i++) {

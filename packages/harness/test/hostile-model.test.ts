@@ -1,0 +1,92 @@
+/**
+ * A model endpoint that hangs, stalls, trickles, answers HTML, cuts its stream
+ * or never stops: each turn still ends, in input-required, with a note or a
+ * mark that says what happened (a real HTTP server speaking the OpenAI API).
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { SETTINGS_KEY } from '../src/settings.js';
+import { CUT_NOTES } from '../src/turns/turn-endings.js';
+import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
+import { startHarness, type TestHarness } from './support/harness.js';
+import { rpc, userText } from './support/http.js';
+
+let fake: FakeOpenAI;
+let harness: TestHarness;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ models: ['gpt-test'], apiKey: 'sk-test' });
+  harness = await startHarness({
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
+    config: {
+      turns: { firstByteMs: 400, idleMs: 400, totalMs: 2500, answerChars: 50 },
+    },
+  });
+});
+afterEach(() => fake.misbehave(undefined));
+afterAll(async () => {
+  await harness.stop();
+  await fake.close();
+});
+
+const textOf = (message: any): string =>
+  (message?.parts ?? []).map((part: any) => part.text ?? '').join('');
+
+async function turn(text: string) {
+  const { body } = await rpc(harness.url, 'SendMessage', { message: userText(text) });
+  const task = body.result.task;
+  expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  return task.status.message;
+}
+
+it('a model that never answers ends the turn at the first-byte timeout, with a note naming it', async () => {
+  fake.misbehave('silent');
+  const note = await turn('hello?');
+  expect(textOf(note)).toContain('sent nothing for 400 ms');
+  expect(textOf(note)).toContain('firstByteMs');
+  expect(note.metadata?.[SETTINGS_KEY]).toEqual({ note: 'model-error' });
+});
+
+it('a model that stalls after its first words ends at the idle timeout', async () => {
+  fake.misbehave('stall-after-first');
+  const note = await turn('go on');
+  expect(textOf(note)).toContain('stopped sending for 400 ms');
+  expect(textOf(note)).toContain('idleMs');
+});
+
+it('a model that trickles a byte now and then ends at the total timeout', async () => {
+  fake.misbehave('trickle');
+  fake.setReply('unused');
+  const note = await turn('slowly');
+  expect(textOf(note)).toContain('still answering after 2500 ms');
+  expect(textOf(note)).toContain('totalMs');
+});
+
+it('an HTML page instead of a stream is a model error, not an empty answer', async () => {
+  fake.misbehave('html');
+  const note = await turn('hi');
+  expect(note.metadata?.[SETTINGS_KEY]).toEqual({ note: 'model-error' });
+  expect(textOf(note)).toContain('model openai/gpt-test');
+  expect(textOf(note)).not.toContain('(the model returned no text)');
+});
+
+it('a stream cut off before its end is kept, marked incomplete', async () => {
+  fake.misbehave('cut');
+  fake.setReply('part of an answer');
+  const answer = await turn('tell me');
+  expect(textOf(answer)).toBe(`part of an answer\n\n${CUT_NOTES.incomplete}`);
+  expect(answer.metadata?.[SETTINGS_KEY]).toEqual({ cut: 'incomplete' });
+});
+
+it('an answer longer than turns.answerChars is cut there, and says so', async () => {
+  fake.setReply('word '.repeat(1000));
+  const answer = await turn('talk a lot');
+  expect(textOf(answer)).toBe(`${'word '.repeat(10)}\n\n${CUT_NOTES['answer-limit']}`);
+  expect(answer.metadata?.[SETTINGS_KEY]).toEqual({ cut: 'answer-limit' });
+});
+
+it('a well-behaved model after all that still answers whole', async () => {
+  fake.setReply('all good');
+  const answer = await turn('and now?');
+  expect(textOf(answer)).toBe('all good');
+  expect(answer.metadata?.[SETTINGS_KEY]).toBeUndefined();
+});
