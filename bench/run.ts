@@ -79,10 +79,11 @@ function target(name: string, value: number, wanted: string, met: boolean) {
 
 try {
   // 1 and 2: round trip, and the pass-through of an ordinary message.
-  log('starting servers A, A′, B, C, D and the pass-through harness');
+  log('starting servers A, A+model, A′, B, C, D and the pass-through harness');
   // The later sections' servers start now too: an idle server costs nothing, a start costs seconds.
-  const [a, aPrime, b, c, pass, loaded, m] = await Promise.all([
+  const [a, aModel, aPrime, b, c, pass, loaded, m] = await Promise.all([
     startServer('A', 'bench/servers/bare-agent.ts', []),
+    startServer('A+model', 'bench/servers/bare-agent.ts', ['--model', 'offline']),
     startServer('A′', 'bench/servers/bare-agent.ts', [
       '--store',
       'sqlite',
@@ -95,7 +96,7 @@ try {
     harness('load', ['--config', writeConfig({ offline: { latencyMs: 5 } })]),
     harness('memory'),
   ]);
-  servers.push(a, aPrime, b, c, pass, loaded, m);
+  servers.push(a, aModel, aPrime, b, c, pass, loaded, m);
   const rpc = (s: ServerProcess) => new Endpoint(`${s.url}/a2a/jsonrpc`);
   const dTask = await newTask(rpc(c));
   const subjects = [
@@ -141,10 +142,11 @@ try {
   target('C /help p50 ÷ A', cP50, '≤ 1.0', cP50 <= 1);
 
   // 2: the pass-through, in rounds of its own beside A: a model turn is an order slower than a command.
-  log('pass-through: an ordinary message to the offline model, beside A, 32 in flight');
+  log('pass-through: an ordinary message to the offline model, beside A and A+model, 32 in flight');
   const passTrips = await roundTrip(
     [
       { name: 'A', call: sendCall(rpc(a), 'hello') },
+      { name: 'A+model', call: sendCall(rpc(aModel), 'hello') },
       { name: 'pass-through', call: sendCall(rpc(pass), 'hello') },
     ],
     {
@@ -168,9 +170,24 @@ try {
     ratio: ratio(passed.throughput[32]!, passTrips.A!.throughput[32]!),
     ratioTo: 'A @32',
   });
+  const withModel = passTrips['A+model']!;
+  rows.push({
+    figure: 'A+model throughput @32',
+    value: fmt(withModel.throughput[32]!, '/s', 0),
+    ratio: ratio(withModel.throughput[32]!, passTrips.A!.throughput[32]!),
+    ratioTo: 'A @32',
+  });
+  rows.push({
+    figure: 'pass-through throughput @32, to A+model',
+    value: fmt(passed.throughput[32]!, '/s', 0),
+    ratio: ratio(passed.throughput[32]!, withModel.throughput[32]!),
+    ratioTo: 'A+model @32',
+  });
   const passRatio = ratio(passed.throughput[32]!, passTrips.A!.throughput[32]!);
   target('pass-through throughput @32 ÷ A', passRatio, '≥ 0.85', passRatio >= 0.85);
-  await Promise.all([a.stop(), aPrime.stop(), b.stop(), pass.stop()]);
+  const fairRatio = ratio(passed.throughput[32]!, withModel.throughput[32]!);
+  target('pass-through throughput @32 ÷ A+model', fairRatio, '≥ 0.85', fairRatio >= 0.85);
+  await Promise.all([a.stop(), aModel.stop(), aPrime.stop(), b.stop(), pass.stop()]);
 
   // 3: history length.
   log(`history: /help on tasks with ${plan.histories.join(', ')} messages`);

@@ -1,6 +1,9 @@
 /**
  * The floor: a bare @a2a-js/sdk agent whose executor answers every message with
  * a completed Task. `--store sqlite --data <dir>` puts it on the harness's store (A′).
+ * `--model offline` makes it A+model, the fair floor for the pass-through: the
+ * executor runs the same AI SDK turn on the same offline model, in memory, its
+ * deltas grouped into artifact updates as the harness groups them.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -15,38 +18,42 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
+import { createOfflineModel, streamModelTurn } from '../../packages/harness/src/models/index.js';
 import { HarnessTaskStore, openDatabase } from '../../packages/harness/src/store/index.js';
+import { AnswerChunker } from '../../packages/harness/src/turns/answer-chunks.js';
+import { DEFAULT_TURN_OPTIONS } from '../../packages/harness/src/turns/turn-options.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2)
   args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1]!);
 
-const executor: AgentExecutor = {
-  async execute({ taskId, contextId, userMessage }, bus) {
-    const answer = {
-      messageId: crypto.randomUUID(),
-      taskId,
-      contextId,
-      role: Role.ROLE_AGENT,
-      parts: [
-        {
-          content: { $case: 'text' as const, value: 'done' },
-          mediaType: 'text/plain',
-          filename: '',
-          metadata: undefined,
-        },
-      ],
+const textMessage = (taskId: string, contextId: string, text: string) => ({
+  messageId: crypto.randomUUID(),
+  taskId,
+  contextId,
+  role: Role.ROLE_AGENT,
+  parts: [
+    {
+      content: { $case: 'text' as const, value: text },
+      mediaType: 'text/plain',
+      filename: '',
       metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
+    },
+  ],
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+
+const answerDone: AgentExecutor = {
+  async execute({ taskId, contextId, userMessage }, bus) {
     bus.publish(
       AgentEvent.task({
         id: taskId,
         contextId,
         status: {
           state: TaskState.TASK_STATE_COMPLETED,
-          message: answer,
+          message: textMessage(taskId, contextId, 'done'),
           timestamp: new Date().toISOString(),
         },
         history: [userMessage],
@@ -57,6 +64,70 @@ const executor: AgentExecutor = {
   },
   async cancelTask() {},
 };
+
+const model = createOfflineModel();
+const answerWithModel: AgentExecutor = {
+  async execute({ taskId, contextId, userMessage }, bus) {
+    const working = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' };
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { ...working, timestamp: new Date().toISOString() },
+        history: [userMessage],
+        artifacts: [],
+        metadata: {},
+      }),
+    );
+    const artifactId = `answer-${userMessage.messageId}`;
+    const chunk = (text: string, first: boolean, last: boolean) =>
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: {
+            artifactId,
+            name: 'answer',
+            description: '',
+            parts: textMessage(taskId, contextId, text).parts,
+            metadata: undefined,
+            extensions: [],
+          },
+          append: !first,
+          lastChunk: last,
+          metadata: undefined,
+        }),
+      );
+    const chunker = new AnswerChunker(
+      (text, first) => chunk(text, first, false),
+      DEFAULT_TURN_OPTIONS,
+    );
+    const prompt = userMessage.parts
+      .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
+      .join('\n');
+    const result = await streamModelTurn({
+      model,
+      modelId: 'offline/echo',
+      messages: [{ role: 'user', content: prompt }],
+      onDelta: (text) => chunker.push(text),
+    });
+    if (chunker.close()) chunk('', false, true);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: {
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          message: textMessage(taskId, contextId, result.text),
+          timestamp: new Date().toISOString(),
+        },
+        metadata: undefined,
+      }),
+    );
+  },
+  async cancelTask() {},
+};
+const executor = args.get('model') === 'offline' ? answerWithModel : answerDone;
 
 let store: TaskStore = new InMemoryTaskStore();
 if (args.get('store') === 'sqlite') {
