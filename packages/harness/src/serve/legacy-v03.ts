@@ -1,0 +1,137 @@
+import { gzipSync } from 'node:zlib';
+import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
+import type { CommandsCard } from 'a2a-commands';
+import type { Request, RequestHandler } from 'express';
+
+/*
+ * A2A 0.3 beside 1.0. The SDK's `legacyCompat` layer (switched on in app.ts)
+ * serves 0.3 requests on the same JSON-RPC and HTTP+JSON endpoints and
+ * translates every message, task and event; what it does not cover well
+ * enough for this harness is the card, answered here. See docs/extension.md,
+ * "A2A 0.3 clients".
+ */
+
+type Json = Record<string, unknown>;
+
+/** The protocol version a request names: no `A2A-Version` header means 0.3, as A2A 1.0 says. */
+export function requestsLegacyVersion(req: Request): boolean {
+  const named = req.header(A2A_VERSION_HEADER)?.trim();
+  if (!named) return true;
+  const major = Number.parseInt(named.split('.')[0] ?? '', 10);
+  return major === 0;
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** 1.0 `securityRequirements` (`[{schemes: {name: {list}}}]`) as 0.3 `security` (`[{name: [...]}]`). */
+function legacySecurity(requirements: unknown): Json[] | undefined {
+  if (!Array.isArray(requirements) || requirements.length === 0) return undefined;
+  return requirements.map((requirement) => {
+    const schemes = isObject(requirement) && isObject(requirement.schemes) ? requirement.schemes : {};
+    return Object.fromEntries(
+      Object.entries(schemes).map(([name, scopes]) => [
+        name,
+        isObject(scopes) && Array.isArray(scopes.list) ? scopes.list : [],
+      ]),
+    );
+  });
+}
+
+/**
+ * A 1.0 security scheme with 0.3's fields beside its own. 1.0 names the kind by
+ * a key (`httpAuthSecurityScheme`), 0.3 by `type`; parsers of each version
+ * ignore the other's keys. Only the kinds this harness puts on its card.
+ */
+function withLegacySchemeFields(scheme: unknown): unknown {
+  if (!isObject(scheme)) return scheme;
+  const http = scheme.httpAuthSecurityScheme;
+  if (isObject(http)) {
+    return {
+      ...scheme,
+      type: 'http',
+      scheme: http.scheme,
+      ...(http.description ? { description: http.description } : {}),
+      ...(http.bearerFormat ? { bearerFormat: http.bearerFormat } : {}),
+    };
+  }
+  return scheme;
+}
+
+/**
+ * The card for a client that names no version or 0.3: the 1.0 card, whole and
+ * unchanged, plus the fields a 0.3 client reads (`url`, `preferredTransport`,
+ * `protocolVersion`, `additionalInterfaces`, `security`). The commands extension
+ * sits in `capabilities.extensions`, where both versions look, under the same URI.
+ */
+export function withLegacyCardFields(card: Json): Json {
+  const interfaces = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
+  const legacy = interfaces.filter(
+    (entry): entry is Json => isObject(entry) && entry.protocolVersion === '0.3',
+  );
+  const [primary] = legacy;
+  if (!primary) return card;
+  const schemes = isObject(card.securitySchemes) ? card.securitySchemes : {};
+  const security = legacySecurity(card.securityRequirements);
+  const capabilities = isObject(card.capabilities) ? card.capabilities : {};
+  return {
+    ...card,
+    protocolVersion: '0.3',
+    url: primary.url,
+    preferredTransport: primary.protocolBinding,
+    additionalInterfaces: legacy.map((entry) => ({
+      url: entry.url,
+      transport: entry.protocolBinding,
+    })),
+    securitySchemes: Object.fromEntries(
+      Object.entries(schemes).map(([name, scheme]) => [name, withLegacySchemeFields(scheme)]),
+    ),
+    ...(security ? { security } : {}),
+    supportsAuthenticatedExtendedCard: capabilities.extendedAgentCard === true,
+  };
+}
+
+/**
+ * Serves the card to clients that name no version or 0.3, before the 1.0 card
+ * route. The SDK's own 0.3 card route answers such requests with a translated
+ * 0.3-only card; but a 1.0 client that fetches the card without the header
+ * (curl, a browser, most tools) would then lose the 1.0 fields. So every such
+ * request gets one card that both versions read. A request naming 1.0 goes on
+ * to the 1.0 card route and gets the 1.0 card, byte for byte as before.
+ */
+export function legacyCardRoute(card: CommandsCard): RequestHandler {
+  let cached = { source: '', etag: '', plain: Buffer.alloc(0), gzipped: Buffer.alloc(0) };
+  // Rebuilt once per change of the card, not per request.
+  const encoded = () => {
+    if (cached.source !== card.etag) {
+      const plain = Buffer.from(JSON.stringify(withLegacyCardFields(JSON.parse(card.json))));
+      // The 1.0 card's tag, marked: the two bodies must never share an ETag.
+      const etag = card.etag.replace(/"$/, '-v0.3"');
+      cached = { source: card.etag, etag, plain, gzipped: gzipSync(plain) };
+    }
+    return cached;
+  };
+  return (req, res, next) => {
+    // Shared caches must keep the two cards apart.
+    res.vary(A2A_VERSION_HEADER);
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !requestsLegacyVersion(req)) {
+      next();
+      return;
+    }
+    const { etag, plain, gzipped } = encoded();
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.vary('Accept-Encoding');
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json');
+    if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      res.setHeader('Content-Encoding', 'gzip');
+      res.end(gzipped);
+      return;
+    }
+    res.end(plain);
+  };
+}
