@@ -14,8 +14,7 @@ import {
   restNotFound,
 } from './a2a-guards.js';
 import { jsonRpcBody, restBody } from './body-limit.js';
-import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
-import { legacyCardRoute } from './legacy-v03.js';
+import { LEGACY_HTTP_EXTENSION_HEADER, legacyV03Front } from './legacy-v03/index.js';
 import { trackHangUp } from '../hang-up.js';
 import type { Harness } from './harness.js';
 import { requestLogging } from './logging.js';
@@ -53,8 +52,8 @@ export function createApp(harness: Harness, logger: Logger): Express {
   // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
   app.use(JSONRPC_PATH, jsonRpcBody(harness.limits.bodyBytes), jsonRpcGuard);
   app.use(REST_PATH, restBody(harness.limits.bodyBytes), restGuard);
-  // A2A 0.3 beside 1.0: the card both read, then the SDK's compat layer (legacyCompat).
-  app.use(`/${AGENT_CARD_PATH}`, legacyCardRoute(harness.card));
+  // A2A 0.3 beside 1.0: fixes in front of the SDK's compat layer (legacyCompat).
+  app.use(legacyV03Front(harness.card));
   app.use(
     commandsRoutes(harness, {
       legacyCompat: true,

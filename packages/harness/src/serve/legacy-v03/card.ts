@@ -1,25 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import type { CommandsCard } from 'a2a-commands';
-import type { Request, RequestHandler } from 'express';
-
-/*
- * A2A 0.3 beside 1.0. The SDK's `legacyCompat` layer (switched on in app.ts)
- * serves 0.3 requests on the same JSON-RPC and HTTP+JSON endpoints and
- * translates every message, task and event; what it does not cover well
- * enough for this harness is the card, answered here. See docs/extension.md,
- * "A2A 0.3 clients".
- */
+import type { RequestHandler } from 'express';
+import { requestsLegacyVersion } from './version.js';
 
 type Json = Record<string, unknown>;
-
-/** The protocol version a request names: no `A2A-Version` header means 0.3, as A2A 1.0 says. */
-export function requestsLegacyVersion(req: Request): boolean {
-  const named = req.header(A2A_VERSION_HEADER)?.trim();
-  if (!named) return true;
-  const major = Number.parseInt(named.split('.')[0] ?? '', 10);
-  return major === 0;
-}
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -28,7 +13,8 @@ const isObject = (value: unknown): value is Json =>
 function legacySecurity(requirements: unknown): Json[] | undefined {
   if (!Array.isArray(requirements) || requirements.length === 0) return undefined;
   return requirements.map((requirement) => {
-    const schemes = isObject(requirement) && isObject(requirement.schemes) ? requirement.schemes : {};
+    const schemes =
+      isObject(requirement) && isObject(requirement.schemes) ? requirement.schemes : {};
     return Object.fromEntries(
       Object.entries(schemes).map(([name, scopes]) => [
         name,
