@@ -122,13 +122,16 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('a 0.3 client on %s', (binding)
   });
 
   it('a streamed ordinary message: 0.3 events, the answer in artifact chunks, then input-required', async () => {
-    const { client } = await connect(harness.url, binding);
+    const { client, seen } = await connect(harness.url, binding);
     const events = [];
-    for await (const event of client.sendMessageStream({
-      message: userMessage('stream me please'),
-    })) {
+    for await (const event of client.sendMessageStream(
+      { message: userMessage('stream me please') },
+      withCommands,
+    )) {
       events.push(event);
     }
+    // SEMANTICS §6: streaming responses echo the extension too, in 0.3's header.
+    expect(seen.headers?.get('X-A2A-Extensions')).toBe(EXT);
     expect(events[0]!.kind).toBe('task');
     const chunks = events.filter((e) => e.kind === 'artifact-update');
     expect(chunks.length).toBeGreaterThan(1);
@@ -202,9 +205,12 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('a 0.3 client on %s', (binding)
 describe('0.3 and 1.0 callers share one agent', () => {
   it('a task a 0.3 client made is the same task to a 1.0 client', async () => {
     const { client } = await connect(harness.url, 'JSONRPC');
-    const task = asTask(await client.sendMessage({ message: userMessage('/title Shared') }));
+    const sent = userMessage('/title Shared');
+    const task = asTask(await client.sendMessage({ message: sent }));
     const { body } = await rpc(harness.url, 'GetTask', { id: task.id });
     expect(body.result.id).toBe(task.id);
+    // The 0.3 messageId reaches the handler as is: what retries by messageId key on (SEMANTICS §8).
+    expect(body.result.history[0].messageId).toBe(sent.messageId);
     expect(body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(body.result.history[0].parts[0].text).toBe('/title Shared');
   });

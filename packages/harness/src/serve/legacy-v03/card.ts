@@ -9,46 +9,14 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** 1.0 `securityRequirements` (`[{schemes: {name: {list}}}]`) as 0.3 `security` (`[{name: [...]}]`). */
-function legacySecurity(requirements: unknown): Json[] | undefined {
-  if (!Array.isArray(requirements) || requirements.length === 0) return undefined;
-  return requirements.map((requirement) => {
-    const schemes =
-      isObject(requirement) && isObject(requirement.schemes) ? requirement.schemes : {};
-    return Object.fromEntries(
-      Object.entries(schemes).map(([name, scopes]) => [
-        name,
-        isObject(scopes) && Array.isArray(scopes.list) ? scopes.list : [],
-      ]),
-    );
-  });
-}
-
-/**
- * A 1.0 security scheme with 0.3's fields beside its own. 1.0 names the kind by
- * a key (`httpAuthSecurityScheme`), 0.3 by `type`; parsers of each version
- * ignore the other's keys. Only the kinds this harness puts on its card.
- */
-function withLegacySchemeFields(scheme: unknown): unknown {
-  if (!isObject(scheme)) return scheme;
-  const http = scheme.httpAuthSecurityScheme;
-  if (isObject(http)) {
-    return {
-      ...scheme,
-      type: 'http',
-      scheme: http.scheme,
-      ...(http.description ? { description: http.description } : {}),
-      ...(http.bearerFormat ? { bearerFormat: http.bearerFormat } : {}),
-    };
-  }
-  return scheme;
-}
-
 /**
  * The card for a client that names no version or 0.3: the 1.0 card, whole and
- * unchanged, plus the fields a 0.3 client reads (`url`, `preferredTransport`,
- * `protocolVersion`, `additionalInterfaces`, `security`). The commands extension
- * sits in `capabilities.extensions`, where both versions look, under the same URI.
+ * unchanged, plus the top-level fields a 0.3 client reads and 1.0 does not
+ * have (`url`, `preferredTransport`, `protocolVersion`, `additionalInterfaces`,
+ * `security`). The commands extension sits in `capabilities.extensions`, where
+ * both versions look, under the same URI. Security schemes keep their 1.0 form,
+ * which is also 0.3's protobuf JSON form (`{httpAuthSecurityScheme: {...}}`);
+ * `security` is given in that form too, so a 0.3 reader sees one form only.
  */
 export function withLegacyCardFields(card: Json): Json {
   const interfaces = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : [];
@@ -57,8 +25,7 @@ export function withLegacyCardFields(card: Json): Json {
   );
   const [primary] = legacy;
   if (!primary) return card;
-  const schemes = isObject(card.securitySchemes) ? card.securitySchemes : {};
-  const security = legacySecurity(card.securityRequirements);
+  const requirements = Array.isArray(card.securityRequirements) ? card.securityRequirements : [];
   const capabilities = isObject(card.capabilities) ? card.capabilities : {};
   return {
     ...card,
@@ -69,10 +36,7 @@ export function withLegacyCardFields(card: Json): Json {
       url: entry.url,
       transport: entry.protocolBinding,
     })),
-    securitySchemes: Object.fromEntries(
-      Object.entries(schemes).map(([name, scheme]) => [name, withLegacySchemeFields(scheme)]),
-    ),
-    ...(security ? { security } : {}),
+    ...(requirements.length > 0 ? { security: requirements } : {}),
     supportsAuthenticatedExtendedCard: capabilities.extendedAgentCard === true,
   };
 }
