@@ -215,6 +215,18 @@ describe('0.3 and 1.0 callers share one agent', () => {
     expect(body.result.history[0].parts[0].text).toBe('/title Shared');
   });
 
+  it('the message limits hold for a 0.3 caller: too many parts is refused before anything is stored', async () => {
+    const { client } = await connect(harness.url, 'JSONRPC');
+    const tooMany = userMessage('x');
+    tooMany.parts = Array.from({ length: harness.harness.limits.partsPerMessage + 1 }, () => ({
+      kind: 'text' as const,
+      text: 'x',
+    }));
+    await expect(client.sendMessage({ message: tooMany })).rejects.toThrow(
+      /limits\.partsPerMessage/,
+    );
+  });
+
   it('a 1.0 client that names its version gets the 1.0 card, and the unnamed card only adds 0.3 fields to it', async () => {
     const v1 = await fetch(`${harness.url}/.well-known/agent-card.json`, {
       headers: { 'A2A-Version': '1.0' },
