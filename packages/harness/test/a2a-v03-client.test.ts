@@ -21,7 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from './support/harness.js';
-import { EXT, rpc, waitFor } from './support/http.js';
+import { EXT, rawGet, rpc, waitFor } from './support/http.js';
 
 type Binding = 'JSONRPC' | 'HTTP+JSON';
 
@@ -237,7 +237,13 @@ describe('0.3 and 1.0 callers share one agent', () => {
     expect(v1.headers.get('vary')).toMatch(/A2A-Version/);
     const unnamed = await fetch(`${harness.url}/.well-known/agent-card.json`);
     expect(await unnamed.json()).toMatchObject(card);
-    expect(unnamed.headers.get('etag')).not.toBe(v1.headers.get('etag'));
+    const etag = unnamed.headers.get('etag')!;
+    expect(etag).not.toBe(v1.headers.get('etag'));
+    // Node's fetch adds `Cache-Control: no-cache` to a conditional request; node:http does not.
+    const again = await rawGet(`${harness.url}/.well-known/agent-card.json`, {
+      'if-none-match': etag,
+    });
+    expect(again.status).toBe(304);
   });
 });
 
