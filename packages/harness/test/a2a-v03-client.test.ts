@@ -20,6 +20,7 @@ import {
 } from 'a2a-sdk-v03/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { UNAUTHENTICATED_MESSAGE } from '../src/serve/auth.js';
 import { startHarness, type TestHarness } from './support/harness.js';
 import { EXT, rawGet, rpc, waitFor } from './support/http.js';
 
@@ -266,8 +267,9 @@ describe('API keys hold for 0.3 callers', () => {
       const card = await anonymous.client.getAgentCard();
       expect(card.security).toEqual([{ bearer: [] }]);
       expect(card.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'Bearer' });
+      // The refusal's own message, read by the 0.3 client from the 0.3 error body.
       await expect(anonymous.client.sendMessage({ message: userMessage('/help') })).rejects.toThrow(
-        /Unauthenticated|401/,
+        UNAUTHENTICATED_MESSAGE,
       );
 
       const alice = await connect(keyed.url, binding, { authorization: `Bearer ${ALICE}` });
