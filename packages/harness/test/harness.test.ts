@@ -15,13 +15,12 @@ const replyText = (task: any) => task.status.message.parts[0].text as string;
 const getTask = async (id: string) => (await rpc(harness.url, 'GetTask', { id })).body.result;
 
 describe('the card', () => {
-  it('declares streaming, both interfaces and the commands extension with the built-ins in order', async () => {
+  it('declares streaming, both bindings for 1.0 then 0.3, and the commands extension with the built-ins in order', async () => {
     const card = await (await fetch(`${harness.url}/.well-known/agent-card.json`)).json();
     expect(card.capabilities.streaming).toBe(true);
-    expect(card.supportedInterfaces.map((i: any) => i.protocolBinding)).toEqual([
-      'JSONRPC',
-      'HTTP+JSON',
-    ]);
+    expect(
+      card.supportedInterfaces.map((i: any) => `${i.protocolBinding} ${i.protocolVersion}`),
+    ).toEqual(['JSONRPC 1.0', 'HTTP+JSON 1.0', 'JSONRPC 0.3', 'HTTP+JSON 0.3']);
     expect(card.supportedInterfaces[0].url).toBe(`${harness.url}/a2a/jsonrpc`);
     const extension = card.capabilities.extensions.find((e: any) => e.uri === EXT);
     expect(extension.required).toBe(false);

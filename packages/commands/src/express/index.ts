@@ -25,7 +25,7 @@ export function commandsCardHandler(card: CommandsCard): RequestHandler {
     const { etag, plain, gzipped } = encoded();
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-cache');
-    res.setHeader('Vary', 'Accept-Encoding');
+    res.vary('Accept-Encoding');
     if (req.fresh) {
       res.status(304).end();
       return;
@@ -47,6 +47,11 @@ export interface CommandsRoutesOptions {
   /** Where HTTP+JSON is served; `/a2a/rest` by default. */
   restPath?: string;
   userBuilder?: UserBuilder;
+  /**
+   * Also serve A2A 0.3 requests (no `A2A-Version` header, or `0.3`) through the
+   * SDK's compat layer. The card must then name 0.3 interfaces as well.
+   */
+  legacyCompat?: boolean;
 }
 
 /** What the routes serve: `createCommandsServer()` returns it, or wire your own. */
@@ -63,15 +68,16 @@ export function commandsRoutes(
 ): Router {
   const { requestHandler, contextBuilder } = server;
   const userBuilder = options.userBuilder ?? UserBuilder.noAuthentication;
+  const legacyCompat = { enabled: options.legacyCompat ?? false };
   const router = Router();
   router.use(`/${AGENT_CARD_PATH}`, commandsCardHandler(server.card));
   router.use(
     options.jsonRpcPath ?? '/a2a/jsonrpc',
-    jsonRpcHandler({ requestHandler, userBuilder, contextBuilder }),
+    jsonRpcHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
   );
   router.use(
     options.restPath ?? '/a2a/rest',
-    restHandler({ requestHandler, userBuilder, contextBuilder }),
+    restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
   );
   return router;
 }

@@ -1,4 +1,5 @@
 import type { AgentCard } from '@a2a-js/sdk';
+import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
@@ -15,20 +16,25 @@ export function baseAgentCard(
       'An agent harness: ordinary messages reach a model, slash commands run on the harness. Type /help.',
     version,
     provider: undefined,
-    supportedInterfaces: [
-      {
-        url: `${publicUrl}${JSONRPC_PATH}`,
-        protocolBinding: 'JSONRPC',
-        tenant: '',
-        protocolVersion: '1.0',
-      },
-      {
-        url: `${publicUrl}${REST_PATH}`,
-        protocolBinding: 'HTTP+JSON',
-        tenant: '',
-        protocolVersion: '1.0',
-      },
-    ],
+    // 1.0 first, then the same endpoints for 0.3: the SDK's compat layer serves
+    // 0.3 only where the card names a 0.3 interface for the binding.
+    supportedInterfaces: duplicateInterfacesForLegacy(
+      [
+        {
+          url: `${publicUrl}${JSONRPC_PATH}`,
+          protocolBinding: 'JSONRPC',
+          tenant: '',
+          protocolVersion: '1.0',
+        },
+        {
+          url: `${publicUrl}${REST_PATH}`,
+          protocolBinding: 'HTTP+JSON',
+          tenant: '',
+          protocolVersion: '1.0',
+        },
+      ],
+      ['JSONRPC', 'HTTP+JSON'],
+    ),
     capabilities: {
       streaming: true,
       pushNotifications: false,

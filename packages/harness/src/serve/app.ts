@@ -14,6 +14,7 @@ import {
   restNotFound,
 } from './a2a-guards.js';
 import { jsonRpcBody, restBody } from './body-limit.js';
+import { LEGACY_HTTP_EXTENSION_HEADER, legacyV03Front } from './legacy-v03/index.js';
 import { trackHangUp } from '../hang-up.js';
 import type { Harness } from './harness.js';
 import { requestLogging } from './logging.js';
@@ -26,7 +27,7 @@ import { webUiRoutes } from './web-ui.js';
  * echo (SEMANTICS §6).
  */
 const a2aCors = cors({
-  exposedHeaders: ['A2A-Extensions', 'A2A-Version'],
+  exposedHeaders: ['A2A-Extensions', 'A2A-Version', LEGACY_HTTP_EXTENSION_HEADER],
   maxAge: 600,
 });
 
@@ -51,8 +52,11 @@ export function createApp(harness: Harness, logger: Logger): Express {
   // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
   app.use(JSONRPC_PATH, jsonRpcBody(harness.limits.bodyBytes), jsonRpcGuard);
   app.use(REST_PATH, restBody(harness.limits.bodyBytes), restGuard);
+  // A2A 0.3 beside 1.0: fixes in front of the SDK's compat layer (legacyCompat).
+  app.use(legacyV03Front(harness.card));
   app.use(
     commandsRoutes(harness, {
+      legacyCompat: true,
       jsonRpcPath: JSONRPC_PATH,
       restPath: REST_PATH,
       userBuilder: principalUserBuilder,

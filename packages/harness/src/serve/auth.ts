@@ -2,6 +2,7 @@ import type { User } from '@a2a-js/sdk/server';
 import { UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKeys } from './api-keys.js';
+import { requestsLegacyVersion } from './legacy-v03/version.js';
 
 /** The name of the scheme on the card. */
 export const BEARER_SCHEME_NAME = 'bearer';
@@ -47,7 +48,7 @@ export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): Reque
     const token = bearerToken(req);
     const principal = token === undefined ? undefined : keys.principalOf(token);
     if (principal === undefined) {
-      refuse(res, binding);
+      refuse(req, res, binding);
       return;
     }
     principals.set(req, new Principal(principal));
@@ -55,7 +56,7 @@ export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): Reque
   };
 }
 
-function refuse(res: Response, binding: 'jsonrpc' | 'rest'): void {
+function refuse(req: Request, res: Response, binding: 'jsonrpc' | 'rest'): void {
   res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="a2a-harness"');
   if (binding === 'jsonrpc') {
     res.json({
@@ -63,6 +64,11 @@ function refuse(res: Response, binding: 'jsonrpc' | 'rest'): void {
       id: null,
       error: { code: UNAUTHENTICATED_CODE, message: UNAUTHENTICATED_MESSAGE },
     });
+    return;
+  }
+  if (requestsLegacyVersion(req)) {
+    // 0.3's HTTP+JSON error body: a bare `{code, message}`, as its clients read it.
+    res.json({ code: UNAUTHENTICATED_CODE, message: UNAUTHENTICATED_MESSAGE });
     return;
   }
   res.json({
