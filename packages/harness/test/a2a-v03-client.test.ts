@@ -216,6 +216,20 @@ describe('0.3 and 1.0 callers share one agent', () => {
     expect(body.result.history[0].parts[0].text).toBe('/title Shared');
   });
 
+  it('retries hold for a 0.3 caller (SEMANTICS §8): a copy gets the stored reply, a different message under its id is refused', async () => {
+    const { client } = await connect(harness.url, 'JSONRPC');
+    const task = asTask(await client.sendMessage({ message: userMessage('/title Retried') }));
+    const spawn = userMessage('/spawn once only', { taskId: task.id, contextId: task.contextId });
+    const first = asTask(await client.sendMessage({ message: spawn }));
+    const again = asTask(await client.sendMessage({ message: spawn }));
+    expect(again.status.message?.messageId).toBe(first.status.message?.messageId);
+    expect(again.status.message?.metadata).toEqual(first.status.message?.metadata);
+    const clash = { ...spawn, parts: [{ kind: 'text' as const, text: 'something else' }] };
+    await expect(client.sendMessage({ message: clash })).rejects.toThrow(spawn.messageId);
+    const { body } = await rpc(harness.url, 'GetTask', { id: task.id });
+    expect(body.result.history.filter((m: any) => m.metadata?.command === 'spawn')).toHaveLength(2);
+  });
+
   it('the message limits hold for a 0.3 caller: too many parts is refused before anything is stored', async () => {
     const { client } = await connect(harness.url, 'JSONRPC');
     const tooMany = userMessage('x');
