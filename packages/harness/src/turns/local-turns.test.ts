@@ -74,7 +74,12 @@ describe('LocalTurns', () => {
     let abortedWhenWritten: boolean | undefined;
     await turns.cancel({ id: 't1', contextId: 'c' }, async () => {
       abortedWhenWritten = started[0]!.abort.signal.aborted;
-      return { id: 't1', contextId: 'c', status: status(TaskState.TASK_STATE_CANCELED) };
+      return {
+        id: 't1',
+        contextId: 'c',
+        status: status(TaskState.TASK_STATE_CANCELED),
+        metadata: {},
+      };
     });
     expect(abortedWhenWritten).toBe(false);
     expect(abortReasonOf(started[0]!)).toBe('canceled');
@@ -83,4 +88,3 @@ describe('LocalTurns', () => {
     expect(started.map((t) => t.turnId)).toEqual(['a']);
   });
 });
-
