@@ -5,6 +5,7 @@ import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/inde
 import { noteMessage } from '../notes.js';
 import { settingsOf, withSettings } from '../settings.js';
 import type { HarnessTaskStore } from '../store/index.js';
+import { requestLog } from '../request-scope.js';
 import { modelContext } from './model-context.js';
 import type { TaskEvents } from './task-events.js';
 import { agentMessage, answerChunk, status, statusEvent, TERMINAL_STATES } from './turn-events.js';
@@ -78,7 +79,7 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
       // Cancel and shutdown write their own ending.
       if (turn.abort.signal.aborted && isAbortError(error)) return;
       const reason = error instanceof Error ? error.message : String(error);
-      logger.warn({ taskId, modelId, err: reason }, 'model turn failed');
+      requestLog(context, logger).warn({ taskId, modelId, err: reason }, 'model turn failed');
       answer = {
         message: noteMessage(taskId, head.contextId, 'model-error', reason),
         usage: undefined,

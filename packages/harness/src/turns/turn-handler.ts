@@ -31,6 +31,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import { noteMessage } from '../notes.js';
+import { hangUpSignal, requestLog } from '../request-scope.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import { LocalTurns } from './local-turns.js';
 import { TaskEvents, type EventSubscription } from './task-events.js';
@@ -127,7 +128,7 @@ export class TurnHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const taskId = requireTaskId(params.id);
-    const events = this.events.subscribe(taskId);
+    const events = this.events.subscribe(taskId, hangUpSignal(context));
     try {
       const task = await this.options.store.load(taskId, context, 0);
       if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);
@@ -243,7 +244,7 @@ export class TurnHandler implements A2ARequestHandler {
     try {
       await this.options.runTurn(turn, context);
     } catch (error) {
-      this.options.logger.error(
+      requestLog(context, this.options.logger).error(
         { err: error, taskId: turn.taskId },
         'turn failed outside the model call',
       );
@@ -257,7 +258,8 @@ export class TurnHandler implements A2ARequestHandler {
    * wherever it waits.
    */
   private async endFailedTurn(turn: Turn, context: ServerCallContext): Promise<void> {
-    const { store, logger } = this.options;
+    const { store } = this.options;
+    const logger = requestLog(context, this.options.logger);
     try {
       const head = await store.loadHead(turn.taskId, context);
       if (!head) return;
@@ -308,7 +310,7 @@ export class TurnHandler implements A2ARequestHandler {
         }
         message = { ...incoming, taskId, contextId: head.contextId };
         const request = { taskId, turnId: message.messageId };
-        events = this.events.subscribe(taskId);
+        events = this.events.subscribe(taskId, hangUpSignal(context));
         head = await store.update(taskId, context, {
           // Again where it is written: a CancelTask may have ended the task since.
           refuse: endedError,
@@ -329,7 +331,7 @@ export class TurnHandler implements A2ARequestHandler {
           artifacts: [],
           metadata: {},
         };
-        events = this.events.subscribe(id);
+        events = this.events.subscribe(id, hangUpSignal(context));
         await store.create(
           task,
           context,
