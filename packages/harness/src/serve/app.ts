@@ -47,6 +47,11 @@ export function createApp(harness: Harness, logger: Logger): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  app.get('/readyz', (_req, res, next) => {
+    harness.readiness().then((readiness) => {
+      res.status(readiness.ready ? 200 : 503).json(readiness);
+    }, next);
+  });
   app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH], a2aCors);
   if (harness.apiKeys) {
     app.use(JSONRPC_PATH, requireApiKey(harness.apiKeys, 'jsonrpc'));

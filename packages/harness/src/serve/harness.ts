@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CommandRegistry, CommandsCard } from 'a2a-commands';
 import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { Cluster, createClusterTables } from '../cluster/index.js';
 import { registerBuiltins } from '../commands/builtins/index.js';
@@ -11,6 +12,7 @@ import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
+import { requestLog } from '../request-scope.js';
 import { TaskEvents } from '../turns/task-events.js';
 import { TurnHandler } from '../turns/turn-handler.js';
 import { turnRunner } from '../turns/run-turn.js';
@@ -48,8 +50,19 @@ export interface Harness {
   catalog: ModelCatalog;
   turns: TurnHandler;
   apiKeys?: ApiKeys;
+  /** For `/readyz`: the database answers and its schema is up to date; on a cluster, LISTEN is up. */
+  readiness(): Promise<Readiness>;
   /** Ends the turns in flight cleanly, stops watching command files and closes the database. */
   close(): Promise<void>;
+}
+
+export interface Readiness {
+  ready: boolean;
+  database: 'open' | 'unreachable' | 'closed';
+  /** Always true once the harness exists: it migrates before it opens the database. */
+  migrated: boolean;
+  /** On PostgreSQL only: the LISTEN connection to the other instances. */
+  listening?: boolean;
 }
 
 export const INTERRUPTED_BY_RESTART =
@@ -116,7 +129,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     agentCard: card.provider,
     signal: shutdown.signal,
     argumentChars: limits.argumentChars,
-    onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
+    onError: (error, where, context) =>
+      requestLog(context, logger).error({ err: error, where }, 'command failed'),
     relay: cluster?.replyRelay,
   });
   if (cluster) {
@@ -155,6 +169,21 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     catalog,
     turns,
     apiKeys: options.apiKeys,
+    async readiness() {
+      const open = shutdown.signal.aborted
+        ? false
+        : await sql`select 1`.execute(database.db).then(
+            () => true,
+            () => false,
+          );
+      const listening = cluster?.listening;
+      return {
+        ready: open && listening !== false,
+        database: shutdown.signal.aborted ? 'closed' : open ? 'open' : 'unreachable',
+        migrated: true,
+        ...(cluster ? { listening } : {}),
+      };
+    },
     async close() {
       shutdown.abort();
       await turns.endTurnsInFlight(INTERRUPTED_BY_SHUTDOWN);
