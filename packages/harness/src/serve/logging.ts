@@ -33,9 +33,9 @@ export function requestLogging(logger: Logger) {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    // One child logger a request, bound to its id only: `req.log`, and the one `requestLog` finds.
+    // `req.log`, the logger `requestLog` finds, is bound to the request's id only;
+    // the `request completed` line also has the method and URL.
     quietReqLogger: true,
-    quietResLogger: true,
     customAttributeKeys: { reqId: 'requestId' },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
