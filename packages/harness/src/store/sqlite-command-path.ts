@@ -2,7 +2,7 @@ import { Task, TaskState, TaskStatus, taskStateToJSON, type Message } from '@a2a
 import type { TaskMetadata } from 'a2a-commands';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
-import { GroupCommit } from './group-commit.js';
+import type { GroupCommit } from './group-commit.js';
 import { MESSAGES_TABLE, toRow } from './messages-table.js';
 
 /** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
