@@ -110,7 +110,43 @@ it('every log line written while a request is handled carries its request id', a
     await new Promise((resolve) => setTimeout(resolve, 200));
     const lines = running.logs.filter((l) => l.requestId === 'trace-42');
     expect(lines.length).toBeGreaterThan(0);
-    expect(lines.some((l) => l.msg === 'request completed')).toBe(true);
+    expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({
+      req: { method: 'POST', url: '/a2a/jsonrpc' },
+      res: { statusCode: 200 },
+    });
+  } finally {
+    running.child.kill('SIGTERM');
+    await running.exited;
+  }
+});
+
+it("a line logged by the turn a request started (a failed model call) carries that request's id", async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
+  // Nothing listens on port 1: the model call fails at once.
+  const config = writeConfig(dataDir, {
+    providers: [{ name: 'nowhere', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }],
+    defaultModel: 'nowhere/m',
+  });
+  const running = await spawnHarness(['--data', dataDir, '--config', config]);
+  try {
+    const response = await fetch(`${running.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'A2A-Version': '1.0',
+        'X-Request-Id': 'trace-turn-7',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: userText('hi') },
+      }),
+    });
+    await response.json();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const failed = running.logs.find((l) => l.msg === 'model turn failed');
+    expect(failed).toMatchObject({ requestId: 'trace-turn-7', modelId: 'nowhere/m' });
   } finally {
     running.child.kill('SIGTERM');
     await running.exited;

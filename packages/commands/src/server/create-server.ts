@@ -3,6 +3,7 @@ import {
   DefaultRequestHandler,
   type AgentExecutor,
   type DefaultRequestHandlerOptions,
+  type ServerCallContext,
   type ServerCallContextBuilder,
   type TaskStore,
 } from '@a2a-js/sdk/server';
@@ -24,7 +25,7 @@ export interface CommandsServerOptions {
   /** Refuse a command whose arguments have more characters than this; unlimited when absent. */
   argumentChars?: number;
   requestHandlerOptions?: DefaultRequestHandlerOptions;
-  onError?: (error: unknown, where: string) => void;
+  onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   signal?: AbortSignal;
 }
 

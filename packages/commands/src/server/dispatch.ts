@@ -40,7 +40,7 @@ export interface CommandsRequestHandlerOptions {
   turns?: TurnGate;
   /** The card served to clients, when it differs from `inner.getAgentCard()`. */
   agentCard?: () => Promise<AgentCard>;
-  onError?: (error: unknown, where: string) => void;
+  onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   signal?: AbortSignal;
   /**
    * Carries command replies to the streams other processes hold open on the

@@ -30,8 +30,11 @@ export interface CommandRunnerOptions {
   live: LiveStreams;
   /** Sends a sub-task's first prompt to the agent as an ordinary message. */
   sendPrompt: (message: Message, context: ServerCallContext) => Promise<unknown>;
-  /** Told about handler failures and background errors; replies never carry their details. */
-  onError?: (error: unknown, where: string) => void;
+  /**
+   * Told about handler failures and background errors, with the call they
+   * happened in (for its logger); replies never carry their details.
+   */
+  onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   /** Aborted when the server shuts down. */
   signal?: AbortSignal;
 }
@@ -86,7 +89,9 @@ export class CommandRunner {
       // Runs on its own: the command's reply does not wait for the sub-task.
       this.options
         .sendPrompt(prompt, context)
-        .catch((error: unknown) => this.options.onError?.(error, `sub-task ${prompt.taskId}`));
+        .catch((error: unknown) =>
+          this.options.onError?.(error, `sub-task ${prompt.taskId}`, context),
+        );
     }
     // SEMANTICS §3: the reply carries the state the task had when the command ran,
     // even if the command itself (a stop, say) made the task move on since.
@@ -143,7 +148,7 @@ export class CommandRunner {
       // A handler that throws changes nothing, whatever it staged before.
       Object.assign(staged, { metadata: undefined, subtasks: [], prompts: [] });
       if (error instanceof CommandError) return { text: error.message };
-      this.options.onError?.(error, `/${parsed.name}`);
+      this.options.onError?.(error, `/${parsed.name}`, context);
       return {
         text: `/${parsed.name} failed unexpectedly. Nothing was changed by this reply; the server log has the details.`,
       };

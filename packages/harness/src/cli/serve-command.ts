@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { heapSnapshotsOnSignal } from '../debug/heap-snapshots.js';
 import { loadConfig } from '../config/config.js';
 import { loadApiKeys } from '../serve/api-keys.js';
 import { createLogger } from '../serve/logging.js';
@@ -68,6 +69,7 @@ export function serveCommand(): Command {
         logLevel: string;
       }) => {
         const logger = createLogger(options.logLevel);
+        heapSnapshotsOnSignal(process.env, logger);
         try {
           const apiKeys = loadApiKeys({
             env: process.env.HARNESS_API_KEYS,

@@ -83,6 +83,11 @@ export class PgEventBus {
   }
 
   /** Settles when everything sent so far has been notified. */
+  /** Whether the LISTEN connection is up: without it this instance hears no other. */
+  get listening(): boolean {
+    return this.client !== undefined && !this.closed;
+  }
+
   async flushed(): Promise<void> {
     while (this.flushing) await this.flushing;
   }

@@ -40,6 +40,11 @@ export class Cluster {
     return new Cluster(options, bus);
   }
 
+  /** Whether this instance hears the others (its LISTEN connection is up). */
+  get listening(): boolean {
+    return this.bus.listening;
+  }
+
   get instanceId(): string {
     return this.bus.instanceId;
   }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CommandRegistry, CommandsCard } from 'a2a-commands';
 import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { Cluster, createClusterTables } from '../cluster/index.js';
 import { registerBuiltins } from '../commands/builtins/index.js';
@@ -12,6 +13,7 @@ import { resolveLimits, type Limits } from '../config/limits.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { DEFAULT_TURN_OPTIONS } from '../turns/turn-options.js';
+import { requestLog } from '../request-scope.js';
 import { TaskEvents } from '../turns/task-events.js';
 import { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN } from '../turns/turn-endings.js';
 import { TurnHandler } from '../turns/turn-handler.js';
@@ -51,8 +53,19 @@ export interface Harness {
   catalog: ModelCatalog;
   turns: TurnLifecycle;
   apiKeys?: ApiKeys;
+  /** For `/readyz`: the database answers and its schema is up to date; on a cluster, LISTEN is up. */
+  readiness(): Promise<Readiness>;
   /** Ends the turns in flight cleanly, stops watching command files and closes the database. */
   close(): Promise<void>;
+}
+
+export interface Readiness {
+  ready: boolean;
+  database: 'open' | 'unreachable' | 'closed';
+  /** Always true once the harness exists: it migrates before it opens the database. */
+  migrated: boolean;
+  /** On PostgreSQL only: the LISTEN connection to the other instances. */
+  listening?: boolean;
 }
 
 export { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN };
@@ -117,7 +130,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     agentCard: card.provider,
     signal: shutdown.signal,
     argumentChars: limits.argumentChars,
-    onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
+    onError: (error, where, context) =>
+      requestLog(context, logger).error({ err: error, where }, 'command failed'),
     relay: cluster?.replyRelay,
   });
   if (cluster) {
@@ -159,6 +173,21 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     catalog,
     turns,
     apiKeys: options.apiKeys,
+    async readiness() {
+      const open = shutdown.signal.aborted
+        ? false
+        : await sql`select 1`.execute(database.db).then(
+            () => true,
+            () => false,
+          );
+      const listening = cluster?.listening;
+      return {
+        ready: open && listening !== false,
+        database: shutdown.signal.aborted ? 'closed' : open ? 'open' : 'unreachable',
+        migrated: true,
+        ...(cluster ? { listening } : {}),
+      };
+    },
     async close() {
       shutdown.abort();
       await turns.shutdown(INTERRUPTED_BY_SHUTDOWN);

@@ -1,23 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-
-const requestScope = new AsyncLocalStorage<string>();
+import { enterRequestScope } from '../request-scope.js';
 
 /**
- * JSON logs. Every line written while a request is handled, including by the
- * turns it starts, carries that request's id, through async context.
+ * JSON logs. A request's lines carry its `requestId`: code that logs for a
+ * request is handed its child logger (`requestLog`), not async context.
  */
 export function createLogger(level = 'info', destination?: DestinationStream): Logger {
   return pino(
     {
       level,
       base: { service: 'a2a-harness' },
-      mixin: () => {
-        const requestId = requestScope.getStore();
-        return requestId ? { requestId } : {};
-      },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey'],
         censor: '[redacted]',
@@ -39,14 +33,18 @@ export function requestLogging(logger: Logger) {
       res.setHeader('X-Request-Id', id);
       return id;
     },
+    // `req.log`, the logger `requestLog` finds, is bound to the request's id only;
+    // the `request completed` line also has the method and URL.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId' },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    // The mixin adds the id; pino-http's own `req` object would repeat it on every line.
     serializers: {
       req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     http(req, res);
-    requestScope.run(String((req as IncomingMessage & { id: unknown }).id), next);
+    enterRequestScope(req, res, (req as IncomingMessage & { log: Logger }).log);
+    next();
   };
 }

@@ -10,6 +10,7 @@ import {
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { replyMetadata, type TaskHead } from 'a2a-commands/server';
+import { hangUpSignal } from '../request-scope.js';
 import { MessageIdTakenError, type HarnessTaskStore } from '../store/index.js';
 import { answerTo } from '../turns/model-context.js';
 import type { EventSubscription, TaskEvents } from '../turns/task-events.js';
@@ -162,7 +163,7 @@ export class MessageRetries extends ForwardingHandler {
         : status(TaskState.TASK_STATE_INPUT_REQUIRED, answer);
     return {
       async result() {
-        const subscription = events.subscribe(head.id);
+        const subscription = events.subscribe(head.id, hangUpSignal(context));
         try {
           let answer = await ended();
           if (!answer && !TERMINAL_STATES.has(head.status?.state ?? 0)) {
@@ -177,7 +178,7 @@ export class MessageRetries extends ForwardingHandler {
         }
       },
       async *stream() {
-        const subscription = events.subscribe(head.id);
+        const subscription = events.subscribe(head.id, hangUpSignal(context));
         try {
           const answer = await ended();
           const soFar = subscription.answerSoFar;

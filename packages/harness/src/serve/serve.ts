@@ -5,6 +5,7 @@ import type { HarnessConfig } from '../config/config.js';
 import type { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createHarness, type Harness } from './harness.js';
+import { startUpSwitch } from './start-up.js';
 
 /** How long open streams get to end by themselves at shutdown. */
 const STREAM_GRACE_MS = 2000;
@@ -33,9 +34,14 @@ export interface RunningHarness {
   stop(): Promise<void>;
 }
 
-/** Listens first, so that the card can name the real port when `--port 0` picked one. */
+/**
+ * Listens first, so that the card can name the real port when `--port 0` picked
+ * one; until the harness is ready every request but `/healthz` gets 503 with
+ * `Retry-After` (none waits unanswered).
+ */
 export async function serve(options: ServeOptions): Promise<RunningHarness> {
-  const server = createServer();
+  const startUp = startUpSwitch();
+  const server = createServer(startUp.listener);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -49,9 +55,10 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
     harness = await createHarness({ ...options, publicUrl: url });
   } catch (error) {
     server.close();
+    server.closeAllConnections();
     throw error;
   }
-  server.on('request', createApp(harness, options.logger));
+  startUp.ready(createApp(harness, options.logger));
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
   const announcer =
     options.logger.level === 'silent'

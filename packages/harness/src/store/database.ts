@@ -69,13 +69,25 @@ export async function openDatabase(
   return { db, kind, url, close: () => db.destroy() };
 }
 
+/** The one better-sqlite3 connection behind a SQLite Kysely, for the command path's raw statements. */
+const sqliteConnections = new WeakMap<AnyKysely, SqliteDatabase.Database>();
+
+/** The raw connection under `db`, when it is SQLite opened here; undefined otherwise. */
+export function sqliteConnectionOf(db: AnyKysely): SqliteDatabase.Database | undefined {
+  return sqliteConnections.get(db);
+}
+
 function openSqlite(url: string): Kysely<MessagesTable> {
   const database = new SqliteDatabase(url.slice('sqlite:'.length));
   // WAL keeps readers off the writer's back; NORMAL is durable across process crashes.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
-  return new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<MessagesTable>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+  });
+  sqliteConnections.set(db, database);
+  return db;
 }
 
 function openPostgres(url: string): Kysely<MessagesTable> {

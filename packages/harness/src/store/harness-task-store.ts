@@ -19,6 +19,9 @@ import {
 } from 'a2a-commands/server';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
+import { sqliteConnectionOf } from './database.js';
+import { GroupCommit } from './group-commit.js';
+import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
@@ -86,10 +89,22 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly lock = new KeyedLock();
   private readonly heads: DatabaseTaskStore;
   private readonly shared: boolean;
+  /** On SQLite: the command path in raw statements, with group commit. */
+  private readonly commandPath?: SqliteCommandPath;
 
-  constructor(private readonly db: Kysely<MessagesTable>) {
+  constructor(
+    private readonly db: Kysely<MessagesTable>,
+    options: { groupCommit?: boolean } = {},
+  ) {
     this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
     this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
+    const sqlite = sqliteConnectionOf(db);
+    if (sqlite) {
+      // Kysely's connection, once its open transaction (if any) has ended.
+      const exclusive = (run: () => void) => db.connection().execute(async () => run());
+      const commits = new GroupCommit(sqlite, exclusive, options.groupCommit ?? true);
+      this.commandPath = new SqliteCommandPath(sqlite, commits);
+    }
   }
 
   /** The whole task, or its last `historyLength` messages. */
@@ -106,6 +121,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   }
 
   async loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined> {
+    // One indexed read; while another transaction is open it could see uncommitted writes, so not then.
+    if (this.commandPath?.usable) return this.commandPath.loadHead(taskId, scopeOf(context));
     const task = await this.heads.load(taskId, context);
     return task && headOf(task);
   }
@@ -167,6 +184,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     effects: Pick<CommandEffects, 'subtasks'> = {},
     alongside?: AlongsideWrite,
   ): Promise<void> {
+    if (this.commandPath && !alongside)
+      return this.commandPath.create([...(effects.subtasks ?? []), task], scopeOf(context));
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
       await this.insertTasks(db, heads, [...(effects.subtasks ?? []), task], context);
@@ -206,6 +225,14 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     context: ServerCallContext,
     effects: CommandEffects = {},
   ): Promise<TaskHead | undefined> {
+    if (this.commandPath)
+      return this.commandPath.appendReply(
+        taskId,
+        scopeOf(context),
+        entries,
+        statusMessage,
+        effects,
+      );
     return this.update(taskId, context, {
       append: entries,
       metadata: effects.metadata,
@@ -379,6 +406,11 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
 function headOf(task: Task): TaskHead {
   const { history: _history, artifacts: _artifacts, ...head } = task;
   return head;
+}
+
+/** The keys the SDK's `DatabaseTaskStore` scopes a caller's tasks by (its default owner resolver). */
+function scopeOf(context: ServerCallContext): TaskScope {
+  return { tenant: context.tenant ?? '', owner: context.user?.userName || 'unknown' };
 }
 
 /** A call context that the SDK's store scopes to a stored task's owner. */

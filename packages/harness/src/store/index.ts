@@ -3,6 +3,7 @@ export {
   databaseUrl,
   kindOf,
   redactUrl,
+  sqliteConnectionOf,
   POSTGRES_POOL_SIZE,
   type HarnessDatabase,
   type DatabaseKind,

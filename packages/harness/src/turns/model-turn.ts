@@ -2,6 +2,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
+import { requestLog } from '../request-scope.js';
 import { settingsOf } from '../settings.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import { AnswerChunker } from './answer-chunks.js';
@@ -79,7 +80,7 @@ export async function streamAnswer(
     if (aborted === 'stopped') return { kind: 'stopped', text: chunker.text };
     if (aborted && isAbortError(error)) return undefined;
     const reason = error instanceof Error ? error.message : String(error);
-    logger.warn({ taskId, modelId, err: reason }, 'model turn failed');
+    requestLog(context, logger).warn({ taskId, modelId, err: reason }, 'model turn failed');
     return { kind: 'model-error', reason };
   }
 }

@@ -1,5 +1,4 @@
 import type { Artifact, StreamResponse } from '@a2a-js/sdk';
-import { hangUpSignal } from '../hang-up.js';
 import { AnswersInProgress } from './answers-in-progress.js';
 
 export interface TaskEvent {
@@ -70,7 +69,7 @@ export class TaskEvents {
    * A subscription made while a request is handled closes when that request's
    * client hangs up: nobody reads it any more, and it would buffer for good.
    */
-  subscribe(taskId: string, until: AbortSignal | undefined = hangUpSignal()): EventSubscription {
+  subscribe(taskId: string, until?: AbortSignal): EventSubscription {
     const buffered: TaskEvent[] = [];
     let wake: (() => void) | undefined;
     let closed = false;

@@ -27,6 +27,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { hangUpSignal } from '../request-scope.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import type { EventSubscription } from './task-events.js';
 import { taskEvent, TERMINAL_STATES } from './turn-events.js';
@@ -95,7 +96,7 @@ export class TurnHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     const taskId = requireTaskId(params.id);
-    const events = this.events.subscribe(taskId);
+    const events = this.events.subscribe(taskId, hangUpSignal(context));
     try {
       const task = await this.options.store.load(taskId, context, 0);
       if (!task) throw new TaskNotFoundError(`Task not found: ${taskId}`);

@@ -16,6 +16,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import type { ModelCatalog } from '../models/index.js';
+import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
@@ -109,7 +110,7 @@ export class TurnLifecycle {
         }
         message = { ...incoming, taskId, contextId: head.contextId };
         const request = { taskId, turnId: message.messageId };
-        events = this.events.subscribe(taskId);
+        events = this.events.subscribe(taskId, hangUpSignal(context));
         head = await store.update(taskId, context, {
           // Again where it is written: a CancelTask may have ended the task since.
           refuse: endedError,
@@ -131,7 +132,7 @@ export class TurnLifecycle {
           artifacts: [],
           metadata: {},
         };
-        events = this.events.subscribe(id);
+        events = this.events.subscribe(id, hangUpSignal(context));
         await store.create(
           task,
           context,
@@ -220,7 +221,7 @@ export class TurnLifecycle {
       if (!ending || aborted === 'canceled' || aborted === 'shutdown') return;
       await this.end(turn, contextId, context, ending);
     } catch (error) {
-      this.options.logger.error(
+      requestLog(context, this.options.logger).error(
         { err: error, taskId: turn.taskId },
         'turn failed outside the model call',
       );
@@ -238,7 +239,10 @@ export class TurnLifecycle {
       contextId ??= (await this.options.store.loadHead(turn.taskId, context))?.contextId;
       if (contextId) await this.end(turn, contextId, context, { kind: 'failed' });
     } catch (error) {
-      this.options.logger.error({ err: error, taskId: turn.taskId }, 'could not end a failed turn');
+      requestLog(context, this.options.logger).error(
+        { err: error, taskId: turn.taskId },
+        'could not end a failed turn',
+      );
     }
   }
 

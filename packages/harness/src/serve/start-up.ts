@@ -1,0 +1,55 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+
+/** Seconds a client is told to wait before it asks again while the harness starts. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * What answers while the harness starts (it listens first, so that the card
+ * can name the real port of `--port 0`): `/healthz` says the process is
+ * alive, everything else is 503 with `Retry-After`, so that no request waits
+ * on a server that cannot answer it yet.
+ */
+export const answerWhileStarting: RequestListener = (req, res) => {
+  const path = pathOf(req);
+  if (path === '/healthz') {
+    sendJson(res, 200, { ok: true });
+    return;
+  }
+  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  sendJson(
+    res,
+    503,
+    path === '/readyz'
+      ? { ready: false, starting: true }
+      : { error: 'The agent is starting; retry in a moment.' },
+  );
+};
+
+/** One listener for the server's life: `answerWhileStarting` until `ready` gives the app. */
+export function startUpSwitch(): {
+  listener: RequestListener;
+  ready(app: RequestListener): void;
+} {
+  let current: RequestListener = answerWhileStarting;
+  return {
+    listener: (req, res) => current(req, res),
+    ready: (app) => {
+      current = app;
+    },
+  };
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,96 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, sqliteConnectionOf, type HarnessDatabase } from './database.js';
+import { GroupCommit } from './group-commit.js';
+
+let database: HarnessDatabase;
+let raw: SqliteDatabase.Database;
+let file: string;
+let commits: GroupCommit;
+
+beforeEach(async () => {
+  file = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-group-commit-')), 'tasks.db');
+  database = await openDatabase(`sqlite:${file}`);
+  raw = sqliteConnectionOf(database.db)!;
+  raw.exec('create table notes (text text primary key)');
+  commits = new GroupCommit(raw, (run) => database.db.connection().execute(async () => run()));
+});
+afterEach(() => database.close());
+
+const insert = (text: string) => () => {
+  raw.prepare('insert into notes (text) values (?)').run(text);
+  return text;
+};
+/** What another connection to the file sees: only what is committed. */
+const committed = () => {
+  const other = new SqliteDatabase(file, { readonly: true });
+  try {
+    return other.prepare('select text from notes order by text').pluck().all() as string[];
+  } finally {
+    other.close();
+  }
+};
+
+describe('group commit', () => {
+  it('writes asked for together share one transaction, and each is committed when its promise resolves', async () => {
+    const seen: number[] = [];
+    const countInTransaction = () => {
+      seen.push(raw.prepare('select count(*) from notes').pluck().get() as number);
+    };
+    const writes = ['a', 'b', 'c'].map((text) =>
+      commits.write(() => {
+        countInTransaction();
+        return insert(text)();
+      }),
+    );
+    // Nothing is written before the loop turns: the group is still gathering.
+    expect(committed()).toEqual([]);
+    expect(await Promise.all(writes)).toEqual(['a', 'b', 'c']);
+    expect(committed()).toEqual(['a', 'b', 'c']);
+    // One after another in the same transaction: each saw the ones before it.
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it('a write that throws takes back only its own changes; the others in its group are stored', async () => {
+    const good = commits.write(insert('kept'));
+    const bad = commits.write(() => {
+      insert('taken back')();
+      throw new Error('refused');
+    });
+    const duplicate = commits.write(insert('kept'));
+    const after = commits.write(insert('also kept'));
+    await expect(bad).rejects.toThrow('refused');
+    await expect(duplicate).rejects.toThrow(/UNIQUE/);
+    expect(await good).toBe('kept');
+    expect(await after).toBe('also kept');
+    expect(committed()).toEqual(['also kept', 'kept']);
+  });
+
+  it('waits for a transaction open on the connection, and is no part of it: its rollback keeps the group', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const rolledBack = database.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into notes (text) values ('rolled back')`.execute(trx);
+        await held;
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => error.message);
+    // The transaction is open now, with its write not committed.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(raw.inTransaction).toBe(true);
+    let stored = false;
+    const write = commits.write(insert('group')).then(() => (stored = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stored).toBe(false);
+    release();
+    expect(await rolledBack).toBe('roll back');
+    await write;
+    expect(committed()).toEqual(['group']);
+  });
+});

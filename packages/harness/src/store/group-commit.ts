@@ -1,0 +1,85 @@
+import type SqliteDatabase from 'better-sqlite3';
+
+interface Pending {
+  change: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit on one SQLite connection: the synchronous changes asked for
+ * while the event loop is busy are applied together, at the next turn of the
+ * loop, in one transaction, each in a savepoint of its own so that one that
+ * throws takes back only its own writes. Each promise settles only once the
+ * transaction is committed, so what a caller is told is stored is stored.
+ *
+ * Another transaction may be open on the connection (kysely's, awaiting between
+ * statements): `exclusive` then runs the group once the connection is free.
+ */
+export class GroupCommit {
+  private pending: Pending[] = [];
+  private scheduled = false;
+  private readonly savepoint;
+
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly exclusive: (run: () => void) => Promise<void>,
+    /** False commits each change at once, alone: for comparison. */
+    private readonly grouped = true,
+  ) {
+    this.savepoint = database.transaction((change: () => unknown) => change());
+  }
+
+  write<T>(change: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ change, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.grouped) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const group = this.pending;
+    this.pending = [];
+    if (group.length === 0) return;
+    if (!this.database.inTransaction) {
+      this.commit(group);
+      return;
+    }
+    this.exclusive(() => this.commit(group)).catch((error: unknown) => {
+      for (const item of group) item.reject(error);
+    });
+  }
+
+  private commit(group: Pending[]): void {
+    const outcomes: { ok: boolean; value: unknown }[] = [];
+    try {
+      this.database.transaction(() => {
+        if (group.length === 1) {
+          // Alone, it needs no savepoint: if it throws, the transaction is rolled back.
+          outcomes.push({ ok: true, value: group[0]!.change() });
+          return;
+        }
+        for (const item of group) {
+          try {
+            outcomes.push({ ok: true, value: this.savepoint(item.change) });
+          } catch (error) {
+            outcomes.push({ ok: false, value: error });
+          }
+        }
+      })();
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    }
+    group.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.value);
+    });
+  }
+}

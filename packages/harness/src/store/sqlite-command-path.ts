@@ -1,0 +1,191 @@
+import { Task, TaskState, TaskStatus, taskStateToJSON, type Message } from '@a2a-js/sdk';
+import type { TaskMetadata } from 'a2a-commands';
+import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
+import type SqliteDatabase from 'better-sqlite3';
+import type { GroupCommit } from './group-commit.js';
+import { MESSAGES_TABLE, toRow } from './messages-table.js';
+
+/** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
+export interface TaskScope {
+  tenant: string;
+  owner: string;
+}
+
+interface HeadRow {
+  context_id: string;
+  status: string | null;
+  metadata: string | null;
+}
+
+/**
+ * The command path on SQLite, in raw prepared statements: one indexed read of
+ * a task's head, and one atomic append of a command, its reply and its effects.
+ * It keeps the SDK's `tasks` table and its row format (what `DatabaseTaskStore`
+ * reads back) and the harness's messages table, so data directories need no
+ * migration. A command's write touches only the head's status and metadata
+ * columns, never the artifacts a turn wrote.
+ *
+ * better-sqlite3 runs each statement synchronously, so a write made here is
+ * atomic in the JavaScript sense too: nothing else runs on the connection in
+ * between. Writes that arrive together share one transaction (`GroupCommit`).
+ */
+export class SqliteCommandPath {
+  private readonly selectHead;
+  private readonly upsertTask;
+  private readonly updateStatus;
+  private readonly updateStatusAndMetadata;
+  private readonly insertMessage;
+  private readonly lastSeq;
+
+  constructor(
+    private readonly database: SqliteDatabase.Database,
+    private readonly commits: GroupCommit,
+  ) {
+    this.selectHead = database.prepare<[string, string, string], HeadRow>(
+      'select context_id, status, metadata from tasks where tenant = ? and owner = ? and id = ?',
+    );
+    // As the SDK's save writes a task: an upsert of every column.
+    this.upsertTask = database.prepare(
+      `insert into tasks (tenant, owner, id, context_id, status_last_updated, status_state, status, artifacts, history, metadata, protocol_version)
+       values (@tenant, @owner, @id, @context_id, @status_last_updated, @status_state, @status, @artifacts, @history, @metadata, @protocol_version)
+       on conflict (tenant, owner, id) do update set
+         context_id = excluded.context_id, status_last_updated = excluded.status_last_updated,
+         status_state = excluded.status_state, status = excluded.status, artifacts = excluded.artifacts,
+         history = excluded.history, metadata = excluded.metadata, protocol_version = excluded.protocol_version`,
+    );
+    this.updateStatus = database.prepare(
+      'update tasks set status_last_updated = ?, status_state = ?, status = ? where tenant = ? and owner = ? and id = ?',
+    );
+    this.updateStatusAndMetadata = database.prepare(
+      'update tasks set status_last_updated = ?, status_state = ?, status = ?, metadata = ? where tenant = ? and owner = ? and id = ?',
+    );
+    this.insertMessage = database.prepare(
+      `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message) values (?, ?, ?, ?)
+       on conflict (task_id, message_id) do nothing`,
+    );
+    this.lastSeq = database
+      .prepare<[string], number | null>(`select max(seq) from ${MESSAGES_TABLE} where task_id = ?`)
+      .pluck();
+  }
+
+  /** False while another transaction is open on the connection: then the caller waits for it. */
+  get usable(): boolean {
+    return !this.database.inTransaction;
+  }
+
+  /** The head, read now: call only when `usable`, so that no uncommitted write is seen. */
+  loadHead(taskId: string, scope: TaskScope): TaskHead | undefined {
+    const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+    return row && headOfRow(taskId, row);
+  }
+
+  /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
+  create(tasks: Task[], scope: TaskScope): Promise<void> {
+    return this.commits.write(() => {
+      for (const task of tasks) this.insertTask(task, scope);
+    });
+  }
+
+  /**
+   * Appends `entries`, makes `statusMessage` the status message with the stored
+   * state kept (SEMANTICS §4), and applies `effects`: one atomic write.
+   */
+  appendReply(
+    taskId: string,
+    scope: TaskScope,
+    entries: Message[],
+    statusMessage: Message,
+    effects: CommandEffects,
+  ): Promise<TaskHead | undefined> {
+    return this.commits.write(() => {
+      const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+      if (!row) return undefined;
+      const head = headOfRow(taskId, row);
+      for (const subtask of effects.subtasks ?? []) this.insertTask(subtask, scope);
+      this.appendMessages(taskId, entries, this.nextSeq(taskId));
+      const status: TaskStatus = {
+        state: head.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
+        message: statusMessage,
+        timestamp: new Date().toISOString(),
+      };
+      const statusColumns = [
+        Date.parse(status.timestamp!),
+        taskStateToJSON(status.state),
+        JSON.stringify(TaskStatus.toJSON(status)),
+      ] as const;
+      if (effects.metadata) {
+        head.metadata = withoutReplyTags(effects.metadata(structuredClone(head.metadata ?? {})));
+        this.updateStatusAndMetadata.run(
+          ...statusColumns,
+          JSON.stringify(head.metadata),
+          scope.tenant,
+          scope.owner,
+          taskId,
+        );
+      } else {
+        this.updateStatus.run(...statusColumns, scope.tenant, scope.owner, taskId);
+      }
+      head.status = status;
+      return head;
+    });
+  }
+
+  private insertTask(task: Task, scope: TaskScope): void {
+    // A new task's history starts at 0: no need to look for its end.
+    this.appendMessages(task.id, task.history, 0);
+    const payload = Task.toJSON({
+      ...task,
+      history: [],
+      metadata: withoutReplyTags(task.metadata),
+    }) as { status?: unknown; artifacts?: unknown; metadata?: unknown };
+    this.upsertTask.run({
+      tenant: scope.tenant,
+      owner: scope.owner,
+      id: task.id,
+      context_id: task.contextId || '',
+      status_last_updated: statusLastUpdated(task.status?.timestamp),
+      status_state: task.status ? taskStateToJSON(task.status.state) : null,
+      status: encode(payload.status),
+      artifacts: encode(payload.artifacts),
+      history: null,
+      metadata: encode(payload.metadata),
+      protocol_version: '1.0',
+    });
+  }
+
+  private appendMessages(taskId: string, messages: Message[], first: number): void {
+    messages.forEach((message, i) => {
+      const row = toRow(taskId, first + i, { ...message, taskId });
+      this.insertMessage.run(row.task_id, row.seq, row.message_id, row.message);
+    });
+  }
+
+  private nextSeq(taskId: string): number {
+    const last = this.lastSeq.get(taskId);
+    return last === null || last === undefined ? 0 : Number(last) + 1;
+  }
+}
+
+/** As the SDK's row mapping reads a head, without parsing history or artifacts. */
+function headOfRow(id: string, row: HeadRow): TaskHead {
+  const status = row.status ? (JSON.parse(row.status) as unknown) : undefined;
+  const metadata = row.metadata ? (JSON.parse(row.metadata) as unknown) : undefined;
+  return {
+    id,
+    contextId: row.context_id,
+    status: status === undefined ? undefined : TaskStatus.fromJSON(status),
+    metadata:
+      typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+        ? (metadata as TaskMetadata)
+        : undefined,
+  };
+}
+
+function statusLastUpdated(timestamp: string | undefined): number {
+  const parsed = timestamp ? Date.parse(timestamp) : Number.NaN;
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+function encode(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
