@@ -17,6 +17,8 @@ import { jsonRpcBody, restBody } from './body-limit.js';
 import { trackHangUp } from '../hang-up.js';
 import type { Harness } from './harness.js';
 import { requestLogging } from './logging.js';
+import { metricsRoute } from './metrics-route.js';
+import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { webUiRoutes } from './web-ui.js';
 
 /**
@@ -35,7 +37,11 @@ const a2aCors = cors({
  * health check, and the web chat at `/ui`. With API keys, only the card, the
  * health check and the web chat's files are public.
  */
-export function createApp(harness: Harness, logger: Logger): Express {
+export function createApp(
+  harness: Harness,
+  logger: Logger,
+  observe?: { metrics: PrometheusMetrics; metricsPublic: boolean },
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogging(logger));
@@ -43,6 +49,7 @@ export function createApp(harness: Harness, logger: Logger): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
+  if (observe) app.use(metricsRoute(observe.metrics, harness.apiKeys, observe.metricsPublic));
   app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH], a2aCors);
   if (harness.apiKeys) {
     app.use(JSONRPC_PATH, requireApiKey(harness.apiKeys, 'jsonrpc'));

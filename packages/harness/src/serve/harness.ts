@@ -9,6 +9,9 @@ import { registerBuiltins } from '../commands/builtins/index.js';
 import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
 import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
+import { NO_METRICS, type HarnessMetrics } from '../metrics/harness-metrics.js';
+import { MeteredRequestHandler } from '../metrics/metered-handler.js';
+import { meteredTurns } from '../metrics/metered-turns.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { TaskEvents } from '../turns/task-events.js';
@@ -34,6 +37,8 @@ export interface HarnessOptions {
   fetch?: typeof fetch;
   /** When given, every call but the card needs one of these keys, and tasks belong to their principal. */
   apiKeys?: ApiKeys;
+  /** Where commands, turns and writes are counted and timed; nowhere when absent. */
+  metrics?: HarnessMetrics;
 }
 
 export interface Harness {
@@ -60,6 +65,7 @@ export const INTERRUPTED_BY_SHUTDOWN =
 /** Everything the harness is, wired together; the HTTP layer is `createApp`. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { logger, config } = options;
+  const metrics = options.metrics ?? NO_METRICS;
   const limits = resolveLimits(config.limits);
   // Models first: a bad provider config fails before any file is written.
   const catalog = await createModelCatalog({
@@ -73,7 +79,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const shared = kindOf(url) === 'postgres';
   const database = await openDatabase(url, shared ? [createClusterTables] : []);
   logger.info({ database: redactUrl(url) }, 'database ready');
-  const store = new HarnessTaskStore(database.db);
+  const store = new HarnessTaskStore(database.db, (seconds) => metrics.dbWrite(seconds));
   const cluster = shared
     ? await Cluster.join({
         url,
@@ -104,7 +110,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     store,
     events,
     agentCard: card.provider,
-    runTurn: turnRunner({ store, catalog, events, logger }),
+    runTurn: meteredTurns(turnRunner({ store, catalog, events, logger, metrics }), metrics),
     logger,
     scheduler: cluster?.scheduler,
     maxQueuedPerTask: limits.queuedPerTask,
@@ -116,7 +122,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     agentCard: card.provider,
     signal: shutdown.signal,
     argumentChars: limits.argumentChars,
-    onError: (error, where) => logger.error({ err: error, where }, 'command failed'),
+    onError: (error, where) => {
+      // `/name` is a handler that threw; other places are background work.
+      if (where.startsWith('/')) metrics.commandFailed(where.slice(1));
+      logger.error({ err: error, where }, 'command failed');
+    },
     relay: cluster?.replyRelay,
   });
   if (cluster) {
@@ -126,6 +136,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     if (interrupted.length > 0)
       logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
   }
+  const metered = new MeteredRequestHandler(commands, registry, metrics);
+  metrics.readGauges({
+    queueDepth: () => turns.scheduler.waiting(),
+    openStreams: () => metered.openStreams,
+  });
   registerBuiltins(registry, { catalog, registry, store, turns: turns.scheduler });
 
   const cwd = options.cwd ?? process.cwd();
@@ -148,7 +163,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   return {
     card,
     registry,
-    requestHandler: new MessageLimitsHandler(commands, limits),
+    requestHandler: new MessageLimitsHandler(metered, limits),
     limits,
     contextBuilder: commandsContextBuilder(),
     store,

@@ -64,7 +64,11 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly heads: DatabaseTaskStore;
   private readonly shared: boolean;
 
-  constructor(private readonly db: Kysely<MessagesTable>) {
+  constructor(
+    private readonly db: Kysely<MessagesTable>,
+    /** Told how many seconds each task write spent in its transaction (the lock wait not included). */
+    private readonly onWrite?: (seconds: number) => void,
+  ) {
     this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
     this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
   }
@@ -276,13 +280,18 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     change: (db: Kysely<MessagesTable>, heads: DatabaseTaskStore) => Promise<T>,
   ): Promise<T> {
     // The in-process lock keeps a busy task's writers off the pool; the advisory lock orders processes.
-    return this.lock.run(taskId, () =>
-      this.db.transaction().execute(async (trx) => {
-        if (this.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-        // The SDK's store works on any Kysely; its table types are its own business.
-        return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
-      }),
-    );
+    return this.lock.run(taskId, async () => {
+      const start = process.hrtime.bigint();
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          if (this.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
+          // The SDK's store works on any Kysely; its table types are its own business.
+          return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
+        });
+      } finally {
+        this.onWrite?.(Number(process.hrtime.bigint() - start) / 1e9);
+      }
+    });
   }
 
   /** New tasks: their ids are fresh, so no other writer can hold them yet. */

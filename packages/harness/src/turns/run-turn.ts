@@ -1,6 +1,7 @@
 import { TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
+import { secondsSince, type HarnessMetrics } from '../metrics/harness-metrics.js';
 import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
 import { noteMessage } from '../notes.js';
 import { settingsOf, withSettings } from '../settings.js';
@@ -15,6 +16,8 @@ export interface TurnRunnerOptions {
   catalog: ModelCatalog;
   events: TaskEvents;
   logger: Logger;
+  /** Told of each turn's first text and of each failed model call. */
+  metrics?: Pick<HarnessMetrics, 'firstToken' | 'modelError'>;
 }
 
 /**
@@ -23,8 +26,9 @@ export interface TurnRunnerOptions {
  * in input-required. A model error ends it the same way, with the error as
  * the message, so the user can pick another model and try again.
  */
-export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions) {
+export function turnRunner({ store, catalog, events, logger, metrics }: TurnRunnerOptions) {
   return async function runTurn(turn: Turn, context: ServerCallContext): Promise<void> {
+    const started = process.hrtime.bigint();
     const { taskId, turnId } = turn;
     const head = await store.loadHead(taskId, context);
     if (!head || turn.abort.signal.aborted) return;
@@ -65,6 +69,7 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
         messages: modelContext(history, turnId),
         signal: turn.abort.signal,
         onDelta: (text) => {
+          if (first) metrics?.firstToken(secondsSince(started));
           publish(answerChunk(task, turnId, text, { first, last: false }));
           first = false;
         },
@@ -79,6 +84,7 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
       if (turn.abort.signal.aborted && isAbortError(error)) return;
       const reason = error instanceof Error ? error.message : String(error);
       logger.warn({ taskId, modelId, err: reason }, 'model turn failed');
+      metrics?.modelError(providerOf(modelId, catalog));
       answer = {
         message: noteMessage(taskId, head.contextId, 'model-error', reason),
         usage: undefined,
@@ -106,6 +112,12 @@ export function turnRunner({ store, catalog, events, logger }: TurnRunnerOptions
     turn.ended = ended?.status;
     if (ended) publish(statusEvent(task, ended.status!), true);
   };
+}
+
+/** The provider part of a model id; `unknown` for one no provider has, so labels stay few. */
+function providerOf(modelId: string, catalog: ModelCatalog): string {
+  const provider = modelId.slice(0, Math.max(0, modelId.indexOf('/')));
+  return catalog.providers().includes(provider) ? provider : 'unknown';
 }
 
 /** The turn path never reopens a task that CancelTask ended meanwhile. */
