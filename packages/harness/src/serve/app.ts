@@ -18,6 +18,7 @@ import { trackHangUp } from '../hang-up.js';
 import type { Harness } from './harness.js';
 import { requestLogging } from './logging.js';
 import { metricsRoute } from './metrics-route.js';
+import { RateLimiter } from './rate-limits.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { webUiRoutes } from './web-ui.js';
 
@@ -28,7 +29,7 @@ import { webUiRoutes } from './web-ui.js';
  * echo (SEMANTICS §6).
  */
 const a2aCors = cors({
-  exposedHeaders: ['A2A-Extensions', 'A2A-Version'],
+  exposedHeaders: ['A2A-Extensions', 'A2A-Version', 'Retry-After'],
   maxAge: 600,
 });
 
@@ -58,6 +59,11 @@ export function createApp(
   // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
   app.use(JSONRPC_PATH, jsonRpcBody(harness.limits.bodyBytes), jsonRpcGuard);
   app.use(REST_PATH, restBody(harness.limits.bodyBytes), restGuard);
+  const rateLimiter = new RateLimiter(harness.limits, harness.registry);
+  if (rateLimiter.active) {
+    app.use(JSONRPC_PATH, rateLimiter.jsonRpc);
+    app.use(REST_PATH, rateLimiter.rest);
+  }
   app.use(
     commandsRoutes(harness, {
       jsonRpcPath: JSONRPC_PATH,
