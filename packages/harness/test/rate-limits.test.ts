@@ -29,6 +29,12 @@ const rpcSend = (key: string, text: string) =>
 const restSend = (key: string, text: string) =>
   rest(harness.url, '/message:send', { message: userText(text) }, as(key));
 
+interface RpcRefusal {
+  jsonrpc: string;
+  id: unknown;
+  error: { code: number; message: string; data?: unknown };
+}
+
 function expectRetryAfter(response: { headers: Headers }): number {
   const seconds = Number(response.headers.get('retry-after'));
   expect(Number.isInteger(seconds)).toBe(true);
@@ -45,11 +51,12 @@ describe('commands', () => {
     const overRpc = await rpcSend(ALICE, '/help');
     expect(overRpc.status).toBe(429);
     const seconds = expectRetryAfter(overRpc);
-    expect(overRpc.body.jsonrpc).toBe('2.0');
-    expect(overRpc.body.id).toEqual(expect.any(Number));
-    expect(overRpc.body.error.code).toBe(RATE_LIMITED_CODE);
-    expect(overRpc.body.error.message).toContain('rate limit');
-    expect(overRpc.body.error.data).toEqual({ retryAfterSeconds: seconds });
+    const refusal = overRpc.body as RpcRefusal;
+    expect(refusal.jsonrpc).toBe('2.0');
+    expect(refusal.id).toEqual(expect.any(Number));
+    expect(refusal.error.code).toBe(RATE_LIMITED_CODE);
+    expect(refusal.error.message).toContain('rate limit');
+    expect(refusal.error.data).toEqual({ retryAfterSeconds: seconds });
 
     const overRest = await restSend(ALICE, '/help');
     expect(overRest.status).toBe(429);
@@ -106,7 +113,7 @@ describe('turns', () => {
     const overRpc = await rpcSend(CAROL, 'hello again');
     expect(overRpc.status).toBe(429);
     expectRetryAfter(overRpc);
-    expect(overRpc.body.error.code).toBe(RATE_LIMITED_CODE);
+    expect((overRpc.body as RpcRefusal).error.code).toBe(RATE_LIMITED_CODE);
     const overRest = await restSend(CAROL, 'hello once more');
     expect(overRest.status).toBe(429);
     expectRetryAfter(overRest);

@@ -2,6 +2,12 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config/config.js';
 import { loadApiKeys } from '../serve/api-keys.js';
 import { createLogger } from '../serve/logging.js';
+import {
+  defaultLogFormat,
+  LOG_FORMATS,
+  logDestination,
+  type LogFormat,
+} from '../serve/log-format.js';
 import { serve } from '../serve/serve.js';
 
 function port(value: string): number {
@@ -56,6 +62,14 @@ export function serveCommand(): Command {
         .default('info')
         .choices(LOG_LEVELS),
     )
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'log lines: json, or pretty for people (default: pretty on a terminal, json otherwise)',
+      )
+        .env('HARNESS_LOG_FORMAT')
+        .choices(LOG_FORMATS),
+    )
     .action(
       async (options: {
         host: string;
@@ -66,8 +80,12 @@ export function serveCommand(): Command {
         publicUrl?: string;
         apiKeys?: string;
         logLevel: string;
+        logFormat?: LogFormat;
       }) => {
-        const logger = createLogger(options.logLevel);
+        const logger = createLogger(
+          options.logLevel,
+          logDestination(options.logFormat ?? defaultLogFormat()),
+        );
         try {
           const apiKeys = loadApiKeys({
             env: process.env.HARNESS_API_KEYS,
