@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config/config.js';
 import { loadApiKeys } from '../serve/api-keys.js';
+import { reloadApiKeysOnHangUp } from '../serve/key-reload.js';
 import { createLogger } from '../serve/logging.js';
 import {
   defaultLogFormat,
@@ -70,6 +71,12 @@ export function serveCommand(): Command {
         .env('HARNESS_LOG_FORMAT')
         .choices(LOG_FORMATS),
     )
+    .addOption(
+      new Option(
+        '--metrics-public',
+        'serve /metrics without an API key even when keys are on (for a scraper on a private network)',
+      ),
+    )
     .action(
       async (options: {
         host: string;
@@ -81,16 +88,16 @@ export function serveCommand(): Command {
         apiKeys?: string;
         logLevel: string;
         logFormat?: LogFormat;
+        metricsPublic?: boolean;
       }) => {
         const logger = createLogger(
           options.logLevel,
           logDestination(options.logFormat ?? defaultLogFormat()),
         );
         try {
-          const apiKeys = loadApiKeys({
-            env: process.env.HARNESS_API_KEYS,
-            file: options.apiKeys,
-          });
+          const readKeys = () =>
+            loadApiKeys({ env: process.env.HARNESS_API_KEYS, file: options.apiKeys });
+          const apiKeys = readKeys();
           const running = await serve({
             apiKeys,
             host: options.host,
@@ -100,6 +107,7 @@ export function serveCommand(): Command {
             publicUrl: options.publicUrl,
             config: loadConfig(options.config),
             logger,
+            metricsPublic: options.metricsPublic ?? false,
           });
           let signals = 0;
           const onSignal = (signal: NodeJS.Signals) => {
@@ -115,6 +123,10 @@ export function serveCommand(): Command {
           };
           process.on('SIGINT', onSignal);
           process.on('SIGTERM', onSignal);
+          // Only with a key file: there is nothing else to read again.
+          if (apiKeys && options.apiKeys !== undefined) {
+            reloadApiKeysOnHangUp({ keys: apiKeys, load: readKeys, logger });
+          }
         } catch (error) {
           logger.fatal(
             { err: error instanceof Error ? error.message : String(error) },
