@@ -109,6 +109,7 @@ describe('turns', () => {
   it('have their own limit: spent, they are refused while commands of another bucket still run', async () => {
     const turn = await rpcSend(CAROL, 'hello');
     expect(turn.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const tasksBefore = (await rpc(harness.url, 'ListTasks', {}, as(CAROL))).body.result.tasks;
 
     const overRpc = await rpcSend(CAROL, 'hello again');
     expect(overRpc.status).toBe(429);
@@ -118,6 +119,9 @@ describe('turns', () => {
     expect(overRest.status).toBe(429);
     expectRetryAfter(overRest);
     expect(overRest.body.error.status).toBe('RESOURCE_EXHAUSTED');
+    // Refused before the SDK: no task was made for either.
+    const tasksAfter = (await rpc(harness.url, 'ListTasks', {}, as(CAROL))).body.result.tasks;
+    expect(tasksAfter).toHaveLength(tasksBefore.length);
 
     // Out of turns, Carol can still run commands.
     expect((await rpcSend(CAROL, '/help')).status).toBe(200);
@@ -127,5 +131,20 @@ describe('turns', () => {
   it('other calls are not limited', async () => {
     const { body } = await rpc(harness.url, 'ListTasks', {}, as(ALICE));
     expect(body.result.tasks.length).toBeGreaterThan(0);
+  });
+});
+
+describe('without API keys', () => {
+  it('the caller is its address', async () => {
+    const open = await startHarness({ config: { limits: { turnsPerMinute: 1, turnBurst: 1 } } });
+    try {
+      const send = () => rpc(open.url, 'SendMessage', { message: userText('hello') });
+      expect((await send()).status).toBe(200);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expectRetryAfter(refused);
+    } finally {
+      await open.stop();
+    }
   });
 });
