@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { freshPostgresDatabase } from './support/databases.js';
 import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
 import { startHarness, type TestHarness } from './support/harness.js';
 import { rpc, rpcStream, resultOf, userText, waitFor } from './support/http.js';
@@ -173,5 +174,43 @@ describe('streams', () => {
     const rest = await events.rest();
     expect(resultOf(rest.at(-1)).statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(sample(await metrics(), 'a2a_harness_open_streams')).toBe(0);
+  });
+});
+
+describe('on PostgreSQL', () => {
+  it('the queue depth is the shared queue, and turns and writes are counted the same', async () => {
+    const database = await freshPostgresDatabase('a2a_metrics');
+    const shared = await startHarness({
+      databaseUrl: database.url,
+      config: { offline: { latencyMs: WORD_MS } },
+    });
+    try {
+      const read = () => scrape(shared.url);
+      const post = (text: string, taskId?: string) =>
+        rpc(shared.url, 'SendMessage', {
+          message: userText(text, { taskId }),
+          configuration: { returnImmediately: true },
+        });
+      const { body } = await post(slowText(60));
+      const taskId = body.result.task.id as string;
+      await post('second', taskId);
+      await post('third', taskId);
+      expect(sample(await read(), 'a2a_harness_turn_queue_depth')).toBe(2);
+      const drained = await waitFor(
+        async () => {
+          const text = await read();
+          return sample(text, 'a2a_harness_turns_total', { ending: 'answered' }) === 3
+            ? text
+            : undefined;
+        },
+        'the three turns to be answered',
+        400,
+      );
+      expect(sample(drained, 'a2a_harness_turn_queue_depth')).toBe(0);
+      expect(sample(drained, 'a2a_harness_db_write_seconds_count')).toBeGreaterThanOrEqual(6);
+    } finally {
+      await shared.stop();
+      await database.drop();
+    }
   });
 });
