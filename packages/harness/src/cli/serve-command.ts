@@ -92,7 +92,7 @@ export function serveCommand(): Command {
       }) => {
         const logger = createLogger(
           options.logLevel,
-          logDestination(options.logFormat ?? defaultLogFormat()),
+          await logDestination(options.logFormat ?? defaultLogFormat()),
         );
         try {
           const readKeys = () =>

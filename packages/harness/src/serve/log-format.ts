@@ -1,5 +1,4 @@
 import type { DestinationStream } from 'pino';
-import { PinoPretty } from 'pino-pretty';
 
 /** `json`: one JSON object a line, for machines. `pretty`: pino-pretty's lines, for people. */
 export type LogFormat = 'json' | 'pretty';
@@ -15,9 +14,11 @@ export function defaultLogFormat(stdout: { isTTY?: boolean } = process.stdout): 
  * Where `createLogger` writes for `format`: undefined for JSON (its own
  * default), pino-pretty on stdout for people. Pretty writes are synchronous:
  * a person reads few lines, and none is lost when the process exits.
+ * pino-pretty is loaded only then: JSON servers start without it.
  */
-export function logDestination(format: LogFormat): DestinationStream | undefined {
+export async function logDestination(format: LogFormat): Promise<DestinationStream | undefined> {
   if (format === 'json') return undefined;
+  const { PinoPretty } = await import('pino-pretty');
   return PinoPretty({
     destination: 1,
     sync: true,
