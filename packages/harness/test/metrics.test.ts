@@ -2,6 +2,7 @@
  * `GET /metrics` over HTTP: Prometheus text from prom-client, behind the API
  * keys unless `metricsPublic`, with figures that move as commands and turns run.
  */
+import { CommandError } from 'a2a-commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { freshPostgresDatabase } from './support/databases.js';
@@ -103,6 +104,34 @@ describe('commands', () => {
     expect(sample(after, 'a2a_harness_db_write_seconds_count')).toBeGreaterThanOrEqual(
       sample(before, 'a2a_harness_db_write_seconds_count') + 2,
     );
+  });
+
+  it('a handler that throws counts as a failure; a CommandError is an ordinary reply', async () => {
+    const { registry } = harness.harness;
+    registry.register({
+      name: 'boom',
+      description: 'throws',
+      run: () => {
+        throw new Error('kaboom');
+      },
+    });
+    registry.register({
+      name: 'refuse',
+      description: 'says no',
+      run: () => {
+        throw new CommandError('no, thank you');
+      },
+    });
+    const failed = await send('/boom');
+    expect(failed.body.result.task.status.message.parts[0].text).toContain('/boom failed');
+    const refusedByCommand = await send('/refuse');
+    expect(refusedByCommand.body.result.task.status.message.parts[0].text).toBe('no, thank you');
+    const after = await metrics();
+    expect(sample(after, 'a2a_harness_command_failures_total', { command: 'boom' })).toBe(1);
+    expect(sample(after, 'a2a_harness_command_failures_total', { command: 'refuse' })).toBe(0);
+    for (const command of ['boom', 'refuse']) {
+      expect(sample(after, 'a2a_harness_commands_total', { command, outcome: 'replied' })).toBe(1);
+    }
   });
 });
 
