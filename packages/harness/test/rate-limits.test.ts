@@ -134,6 +134,31 @@ describe('turns', () => {
   });
 });
 
+describe('A2A 0.3 method names', () => {
+  it('count too: message/send is a send, whichever version serves it', async () => {
+    const dave = await startHarness({
+      config: { limits: { turnsPerMinute: 1, turnBurst: 1 } },
+    });
+    try {
+      const send = () =>
+        rpc(dave.url, 'message/send', {
+          message: {
+            kind: 'message',
+            messageId: crypto.randomUUID(),
+            role: 'user',
+            parts: [{ kind: 'text', text: 'hi' }],
+          },
+        });
+      expect((await send()).status).not.toBe(429);
+      const refused = await send();
+      expect(refused.status).toBe(429);
+      expectRetryAfter(refused);
+    } finally {
+      await dave.stop();
+    }
+  });
+});
+
 describe('without API keys', () => {
   it('the caller is its address', async () => {
     const open = await startHarness({ config: { limits: { turnsPerMinute: 1, turnBurst: 1 } } });

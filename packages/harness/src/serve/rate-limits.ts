@@ -17,7 +17,14 @@ type RateLimits = Pick<
   'commandsPerMinute' | 'commandBurst' | 'turnsPerMinute' | 'turnBurst'
 >;
 
-const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
+/** A2A 1.0's names, and 0.3's for the callers the SDK's compat layer serves on the same path. */
+const SEND_METHODS = new Set([
+  'SendMessage',
+  'SendStreamingMessage',
+  'message/send',
+  'message/stream',
+]);
+/** `/message:send`, behind a tenant or 0.3's `/v1` as well. */
 const SEND_PATH = /^(?:\/[^/]+)?\/message:(?:send|stream)$/;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
