@@ -2,7 +2,14 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { heapSnapshotsOnSignal } from '../debug/heap-snapshots.js';
 import { loadConfig } from '../config/config.js';
 import { loadApiKeys } from '../serve/api-keys.js';
+import { reloadApiKeysOnHangUp } from '../serve/key-reload.js';
 import { createLogger } from '../serve/logging.js';
+import {
+  defaultLogFormat,
+  LOG_FORMATS,
+  logDestination,
+  type LogFormat,
+} from '../serve/log-format.js';
 import { serve } from '../serve/serve.js';
 
 function port(value: string): number {
@@ -57,6 +64,20 @@ export function serveCommand(): Command {
         .default('info')
         .choices(LOG_LEVELS),
     )
+    .addOption(
+      new Option(
+        '--log-format <format>',
+        'log lines: json, or pretty for people (default: pretty on a terminal, json otherwise)',
+      )
+        .env('HARNESS_LOG_FORMAT')
+        .choices(LOG_FORMATS),
+    )
+    .addOption(
+      new Option(
+        '--metrics-public',
+        'serve /metrics without an API key even when keys are on (for a scraper on a private network)',
+      ),
+    )
     .action(
       async (options: {
         host: string;
@@ -67,14 +88,18 @@ export function serveCommand(): Command {
         publicUrl?: string;
         apiKeys?: string;
         logLevel: string;
+        logFormat?: LogFormat;
+        metricsPublic?: boolean;
       }) => {
-        const logger = createLogger(options.logLevel);
+        const logger = createLogger(
+          options.logLevel,
+          await logDestination(options.logFormat ?? defaultLogFormat()),
+        );
         heapSnapshotsOnSignal(process.env, logger);
         try {
-          const apiKeys = loadApiKeys({
-            env: process.env.HARNESS_API_KEYS,
-            file: options.apiKeys,
-          });
+          const readKeys = () =>
+            loadApiKeys({ env: process.env.HARNESS_API_KEYS, file: options.apiKeys });
+          const apiKeys = readKeys();
           const running = await serve({
             apiKeys,
             host: options.host,
@@ -84,6 +109,7 @@ export function serveCommand(): Command {
             publicUrl: options.publicUrl,
             config: loadConfig(options.config),
             logger,
+            metricsPublic: options.metricsPublic ?? false,
           });
           let signals = 0;
           const onSignal = (signal: NodeJS.Signals) => {
@@ -99,6 +125,10 @@ export function serveCommand(): Command {
           };
           process.on('SIGINT', onSignal);
           process.on('SIGTERM', onSignal);
+          // Only with a key file: there is nothing else to read again.
+          if (apiKeys && options.apiKeys !== undefined) {
+            reloadApiKeysOnHangUp({ keys: apiKeys, load: readKeys, logger });
+          }
         } catch (error) {
           logger.fatal(
             { err: error instanceof Error ? error.message : String(error) },

@@ -91,6 +91,16 @@ export class ClusterTurns implements TurnScheduler {
     return Number(row.count);
   }
 
+  /** Every instance's waiting turns: the queue is shared. */
+  async waiting(): Promise<number> {
+    const row = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select(sql<string>`count(*)`.as('count'))
+      .where('instance', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite {
     return async (db) => {
       await (db as Kysely<ClusterTables>)

@@ -92,6 +92,10 @@ describe('default limits', () => {
       argumentChars: 10000,
       queuedPerTask: 16,
       commandFileBytes: 65536,
+      commandsPerMinute: 0,
+      commandBurst: 20,
+      turnsPerMinute: 0,
+      turnBurst: 5,
     });
   });
 });

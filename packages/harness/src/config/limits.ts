@@ -14,6 +14,14 @@ export interface Limits {
   queuedPerTask: number;
   /** Bytes in one custom command file; larger files are skipped. */
   commandFileBytes: number;
+  /** Commands one principal may send a minute, on average; 0: no limit. Past it: HTTP 429. */
+  commandsPerMinute: number;
+  /** Commands one principal may send at once before `commandsPerMinute` applies. */
+  commandBurst: number;
+  /** Ordinary messages (turns) one principal may send a minute, on average; 0: no limit. */
+  turnsPerMinute: number;
+  /** Ordinary messages one principal may send at once before `turnsPerMinute` applies. */
+  turnBurst: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -23,6 +31,10 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   argumentChars: 10_000,
   queuedPerTask: 16,
   commandFileBytes: DEFAULT_MAX_FILE_BYTES,
+  commandsPerMinute: 0,
+  commandBurst: 20,
+  turnsPerMinute: 0,
+  turnBurst: 5,
 });
 
 /** The limits in force: each key the config sets, the default for the others. */
@@ -39,7 +51,7 @@ const MAX = Number.MAX_SAFE_INTEGER;
 
 /**
  * The JSON schema of the config file's `limits` section: whole numbers, at least 1
- * (`queuedPerTask` may be 0: then nothing waits). A command file is read into memory
+ * (`queuedPerTask` may be 0: then nothing waits; a rate of 0 is no limit). A command file is read into memory
  * whole, so its limit stops at 16 MiB.
  */
 export const LIMITS_SCHEMA = {
@@ -52,5 +64,9 @@ export const LIMITS_SCHEMA = {
     argumentChars: { type: 'integer', minimum: 1, maximum: MAX },
     queuedPerTask: { type: 'integer', minimum: 0, maximum: MAX },
     commandFileBytes: { type: 'integer', minimum: 1, maximum: 16 * 1024 * 1024 },
+    commandsPerMinute: { type: 'integer', minimum: 0, maximum: MAX },
+    commandBurst: { type: 'integer', minimum: 1, maximum: MAX },
+    turnsPerMinute: { type: 'integer', minimum: 0, maximum: MAX },
+    turnBurst: { type: 'integer', minimum: 1, maximum: MAX },
   },
 } as const;

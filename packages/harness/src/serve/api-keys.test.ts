@@ -94,3 +94,15 @@ describe('--api-keys <file>', () => {
     expect(() => loadApiKeys({ file: file('# nobody yet\n') })).toThrow(/no principal=key lines/);
   });
 });
+
+describe('replaceWith', () => {
+  it('takes the new keys in one step: a removed key names nobody, a new one its principal', () => {
+    const keys = new ApiKeys(parseApiKeyList('alice=alice-key-0123456789,bob=bob-key-0123456789'));
+    keys.replaceWith(new ApiKeys(parseApiKeyList('bob=bob-key-0123456789,carol=short')));
+    expect(keys.principalOf('alice-key-0123456789')).toBeUndefined();
+    expect(keys.principalOf('bob-key-0123456789')).toBe('bob');
+    expect(keys.principalOf('short')).toBe('carol');
+    expect(keys.principals).toEqual(['bob', 'carol']);
+    expect(keys.shortKeys).toEqual(['carol']);
+  });
+});

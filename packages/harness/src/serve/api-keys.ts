@@ -24,9 +24,8 @@ export interface ApiKeyEntry {
  * constant time, so neither a memory dump nor response timing gives one away.
  */
 export class ApiKeys {
-  private readonly digests: { digest: Buffer; principal: string }[];
-  /** Principals whose keys are shorter than `SHORT_KEY_CHARS`, to warn about at start. */
-  readonly shortKeys: string[];
+  private digests: { digest: Buffer; principal: string }[];
+  private short: string[];
 
   constructor(entries: readonly ApiKeyEntry[]) {
     const seen = new Map<string, ApiKeyEntry>();
@@ -40,7 +39,21 @@ export class ApiKeys {
       seen.set(entry.key, entry);
     }
     this.digests = entries.map(({ key, principal }) => ({ digest: digestOf(key), principal }));
-    this.shortKeys = entries.filter((e) => e.key.length < SHORT_KEY_CHARS).map((e) => e.principal);
+    this.short = entries.filter((e) => e.key.length < SHORT_KEY_CHARS).map((e) => e.principal);
+  }
+
+  /** Principals whose keys are shorter than `SHORT_KEY_CHARS`, to warn about. */
+  get shortKeys(): string[] {
+    return this.short;
+  }
+
+  /**
+   * Takes `next`'s keys in one step (SIGHUP reload): the next check sees only
+   * them. Requests already let through keep their principal.
+   */
+  replaceWith(next: ApiKeys): void {
+    this.digests = next.digests;
+    this.short = next.short;
   }
 
   get size(): number {

@@ -17,6 +17,9 @@ import { jsonRpcBody, restBody } from './body-limit.js';
 import { LEGACY_HTTP_EXTENSION_HEADER, legacyV03Front } from './legacy-v03/index.js';
 import type { Harness } from './harness.js';
 import { requestLogging } from './logging.js';
+import { metricsRoute } from './metrics-route.js';
+import { RateLimiter } from './rate-limits.js';
+import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { webUiRoutes } from './web-ui.js';
 
 /**
@@ -26,7 +29,7 @@ import { webUiRoutes } from './web-ui.js';
  * echo (SEMANTICS §6).
  */
 const corsHeaders = cors({
-  exposedHeaders: ['A2A-Extensions', 'A2A-Version', LEGACY_HTTP_EXTENSION_HEADER],
+  exposedHeaders: ['A2A-Extensions', 'A2A-Version', LEGACY_HTTP_EXTENSION_HEADER, 'Retry-After'],
   maxAge: 600,
 });
 
@@ -41,7 +44,11 @@ const a2aCors: RequestHandler = (req, res, next) => {
  * health check, and the web chat at `/ui`. With API keys, only the card, the
  * health check and the web chat's files are public.
  */
-export function createApp(harness: Harness, logger: Logger): Express {
+export function createApp(
+  harness: Harness,
+  logger: Logger,
+  observe?: { metrics: PrometheusMetrics; metricsPublic: boolean },
+): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogging(logger));
@@ -53,6 +60,7 @@ export function createApp(harness: Harness, logger: Logger): Express {
       res.status(readiness.ready ? 200 : 503).json(readiness);
     }, next);
   });
+  if (observe) app.use(metricsRoute(observe.metrics, harness.apiKeys, observe.metricsPublic));
   app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH], a2aCors);
   if (harness.apiKeys) {
     app.use(JSONRPC_PATH, requireApiKey(harness.apiKeys, 'jsonrpc'));
@@ -63,6 +71,11 @@ export function createApp(harness: Harness, logger: Logger): Express {
   app.use(REST_PATH, restBody(harness.limits.bodyBytes), restGuard);
   // A2A 0.3 beside 1.0: fixes in front of the SDK's compat layer (legacyCompat).
   app.use(legacyV03Front(harness.card));
+  const rateLimiter = new RateLimiter(harness.limits, harness.registry);
+  if (rateLimiter.active) {
+    app.use(JSONRPC_PATH, rateLimiter.jsonRpc);
+    app.use(REST_PATH, rateLimiter.rest);
+  }
   app.use(
     commandsRoutes(harness, {
       legacyCompat: true,

@@ -28,6 +28,11 @@ export class Principal implements User {
 
 const principals = new WeakMap<Request, Principal>();
 
+/** The principal `requireApiKey` let this request through as; undefined without keys. */
+export function principalOf(req: Request): string | undefined {
+  return principals.get(req)?.userName;
+}
+
 /** The key of `Authorization: Bearer <key>`, or undefined. */
 export function bearerToken(req: Request): string | undefined {
   const match = /^Bearer +([^\s]+) *$/i.exec(req.header('authorization') ?? '');

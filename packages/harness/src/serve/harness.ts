@@ -10,6 +10,8 @@ import { registerBuiltins } from '../commands/builtins/index.js';
 import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
 import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
+import { NO_METRICS, type HarnessMetrics } from '../metrics/harness-metrics.js';
+import { MeteredRequestHandler } from '../metrics/metered-handler.js';
 import { createModelCatalog, type ModelCatalog } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { DEFAULT_TURN_OPTIONS } from '../turns/turn-options.js';
@@ -39,6 +41,8 @@ export interface HarnessOptions {
   fetch?: typeof fetch;
   /** When given, every call but the card needs one of these keys, and tasks belong to their principal. */
   apiKeys?: ApiKeys;
+  /** Where commands, turns and writes are counted and timed; nowhere when absent. */
+  metrics?: HarnessMetrics;
 }
 
 export interface Harness {
@@ -73,6 +77,7 @@ export { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN };
 /** Everything the harness is, wired together; the HTTP layer is `createApp`. */
 export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const { logger, config } = options;
+  const metrics = options.metrics ?? NO_METRICS;
   const limits = resolveLimits(config.limits);
   // Models first: a bad provider config fails before any file is written.
   const catalog = await createModelCatalog({
@@ -86,7 +91,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const shared = kindOf(url) === 'postgres';
   const database = await openDatabase(url, shared ? [createClusterTables] : []);
   logger.info({ database: redactUrl(url) }, 'database ready');
-  const store = new HarnessTaskStore(database.db);
+  const store = new HarnessTaskStore(database.db, {
+    onWrite: (seconds) => metrics.dbWrite(seconds),
+  });
   const cluster = shared
     ? await Cluster.join({
         url,
@@ -115,6 +122,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     scheduler: cluster?.scheduler,
     maxQueuedPerTask: limits.queuedPerTask,
     options: { ...DEFAULT_TURN_OPTIONS, ...config.turns },
+    metrics,
   });
   if (!cluster) {
     // One process per SQLite file: whatever was working when it stopped was interrupted.
@@ -130,8 +138,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     agentCard: card.provider,
     signal: shutdown.signal,
     argumentChars: limits.argumentChars,
-    onError: (error, where, context) =>
-      requestLog(context, logger).error({ err: error, where }, 'command failed'),
+    onError: (error, where, context) => {
+      // `/name` is a handler that threw; other places are background work.
+      if (where.startsWith('/')) metrics.commandFailed(where.slice(1));
+      requestLog(context, logger).error({ err: error, where }, 'command failed');
+    },
     relay: cluster?.replyRelay,
   });
   if (cluster) {
@@ -141,6 +152,11 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     if (interrupted.length > 0)
       logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
   }
+  const metered = new MeteredRequestHandler(commands, registry, metrics);
+  metrics.readGauges({
+    queueDepth: () => turns.scheduler.waiting(),
+    openStreams: () => metered.openStreams,
+  });
   registerBuiltins(registry, { catalog, registry, store, turns: turns.scheduler });
 
   const cwd = options.cwd ?? process.cwd();
@@ -164,7 +180,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     card,
     registry,
     requestHandler: new MessageLimitsHandler(
-      new MessageRetries(commands, { store, events }),
+      new MessageRetries(metered, { store, events }),
       limits,
     ),
     limits,

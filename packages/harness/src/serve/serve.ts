@@ -6,6 +6,7 @@ import type { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createHarness, type Harness } from './harness.js';
 import { startUpSwitch } from './start-up.js';
+import { PrometheusMetrics } from '../metrics/prometheus.js';
 
 /** How long open streams get to end by themselves at shutdown. */
 const STREAM_GRACE_MS = 2000;
@@ -21,6 +22,8 @@ export interface ServeOptions {
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   apiKeys?: ApiKeys;
+  /** Serve `/metrics` without an API key even when keys are on. */
+  metricsPublic?: boolean;
 }
 
 export interface RunningHarness {
@@ -50,15 +53,21 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const listening = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
   const url = options.publicUrl?.replace(/\/+$/, '') ?? listening;
+  const metrics = new PrometheusMetrics();
   let harness: Harness;
   try {
-    harness = await createHarness({ ...options, publicUrl: url });
+    harness = await createHarness({ ...options, publicUrl: url, metrics });
   } catch (error) {
     server.close();
     server.closeAllConnections();
     throw error;
   }
-  startUp.ready(createApp(harness, options.logger));
+  startUp.ready(
+    createApp(harness, options.logger, {
+      metrics,
+      metricsPublic: options.metricsPublic ?? false,
+    }),
+  );
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
   const announcer =
     options.logger.level === 'silent'

@@ -91,11 +91,17 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly shared: boolean;
   /** On SQLite: the command path in raw statements, with group commit. */
   private readonly commandPath?: SqliteCommandPath;
+  private readonly onWrite?: (seconds: number) => void;
 
   constructor(
     private readonly db: Kysely<MessagesTable>,
-    options: { groupCommit?: boolean } = {},
+    options: {
+      groupCommit?: boolean;
+      /** Told how many seconds each task write took (a transaction's lock wait not included). */
+      onWrite?: (seconds: number) => void;
+    } = {},
   ) {
+    this.onWrite = options.onWrite;
     this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
     this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
     const sqlite = sqliteConnectionOf(db);
@@ -185,7 +191,9 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     alongside?: AlongsideWrite,
   ): Promise<void> {
     if (this.commandPath && !alongside)
-      return this.commandPath.create([...(effects.subtasks ?? []), task], scopeOf(context));
+      return this.timed(
+        this.commandPath.create([...(effects.subtasks ?? []), task], scopeOf(context)),
+      );
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
       await this.insertTasks(db, heads, [...(effects.subtasks ?? []), task], context);
@@ -226,12 +234,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     effects: CommandEffects = {},
   ): Promise<TaskHead | undefined> {
     if (this.commandPath)
-      return this.commandPath.appendReply(
-        taskId,
-        scopeOf(context),
-        entries,
-        statusMessage,
-        effects,
+      return this.timed(
+        this.commandPath.appendReply(taskId, scopeOf(context), entries, statusMessage, effects),
       );
     return this.update(taskId, context, {
       append: entries,
@@ -303,6 +307,17 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return row && fromRow(row);
   }
 
+  /** A write of the raw command path, timed for `onWrite`. */
+  private timed<T>(write: Promise<T>): Promise<T> {
+    const onWrite = this.onWrite;
+    if (!onWrite) return write;
+    const start = process.hrtime.bigint();
+    return write.then((value) => {
+      onWrite(Number(process.hrtime.bigint() - start) / 1e9);
+      return value;
+    });
+  }
+
   /** The first of `messages`' ids that the task already holds. */
   private async takenIds(
     db: Kysely<MessagesTable>,
@@ -339,13 +354,18 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     change: (db: Kysely<MessagesTable>, heads: DatabaseTaskStore) => Promise<T>,
   ): Promise<T> {
     // The in-process lock keeps a busy task's writers off the pool; the advisory lock orders processes.
-    return this.lock.run(taskId, () =>
-      this.db.transaction().execute(async (trx) => {
-        if (this.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-        // The SDK's store works on any Kysely; its table types are its own business.
-        return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
-      }),
-    );
+    return this.lock.run(taskId, async () => {
+      const start = process.hrtime.bigint();
+      try {
+        return await this.db.transaction().execute(async (trx) => {
+          if (this.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
+          // The SDK's store works on any Kysely; its table types are its own business.
+          return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
+        });
+      } finally {
+        this.onWrite?.(Number(process.hrtime.bigint() - start) / 1e9);
+      }
+    });
   }
 
   /** New tasks: their ids are fresh, so no other writer can hold them yet. */

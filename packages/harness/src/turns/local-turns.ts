@@ -24,6 +24,10 @@ export class LocalTurns implements TurnScheduler {
     return this.queue.queued(taskId);
   }
 
+  async waiting(): Promise<number> {
+    return this.queue.waitingTotal();
+  }
+
   recordWrite(): undefined {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
+import { secondsSince, type HarnessMetrics } from '../metrics/harness-metrics.js';
 import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
 import { requestLog } from '../request-scope.js';
 import { settingsOf } from '../settings.js';
@@ -14,6 +15,8 @@ import { DEFAULT_TURN_OPTIONS, type TurnOptions } from './turn-options.js';
 import { answerChunk } from './turn-events.js';
 
 export interface ModelTurnDeps {
+  /** Told of the turn's first token and of a failed model call. */
+  metrics?: Pick<HarnessMetrics, 'firstToken' | 'modelError'>;
   store: HarnessTaskStore;
   catalog: ModelCatalog;
   events: TaskEvents;
@@ -33,7 +36,8 @@ export async function streamAnswer(
   head: TaskHead,
   context: ServerCallContext,
 ): Promise<TurnEnding | undefined> {
-  const { store, catalog, events, logger } = deps;
+  const { store, catalog, events, logger, metrics } = deps;
+  const started = process.hrtime.bigint();
   const { taskId, turnId } = turn;
   const task = { id: taskId, contextId: head.contextId };
   const options = deps.options ?? DEFAULT_TURN_OPTIONS;
@@ -62,7 +66,10 @@ export async function streamAnswer(
       system: settings.system,
       messages: modelContext(history, turnId),
       signal: turn.abort.signal,
-      onDelta: (text) => chunker.push(text),
+      onDelta: (text) => {
+        if (chunker.text === '') metrics?.firstToken(secondsSince(started));
+        chunker.push(text);
+      },
       timeouts: options,
       maxAnswerChars: options.answerChars,
     });
@@ -81,6 +88,13 @@ export async function streamAnswer(
     if (aborted && isAbortError(error)) return undefined;
     const reason = error instanceof Error ? error.message : String(error);
     requestLog(context, logger).warn({ taskId, modelId, err: reason }, 'model turn failed');
+    metrics?.modelError(providerOf(modelId, catalog));
     return { kind: 'model-error', reason };
   }
+}
+
+/** The provider part of a model id; `unknown` for one no provider has, so labels stay few. */
+function providerOf(modelId: string, catalog: ModelCatalog): string {
+  const provider = modelId.slice(0, Math.max(0, modelId.indexOf('/')));
+  return catalog.providers().includes(provider) ? provider : 'unknown';
 }

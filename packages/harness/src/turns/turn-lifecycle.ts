@@ -15,6 +15,7 @@ import {
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
+import type { HarnessMetrics, TurnEnding as EndingLabel } from '../metrics/harness-metrics.js';
 import type { ModelCatalog } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
@@ -38,6 +39,8 @@ export interface TurnLifecycleOptions {
   options?: TurnOptions;
   /** Where turns wait and run; in this process by default. */
   scheduler?: (deps: SchedulerDeps) => TurnScheduler;
+  /** Told how each turn ended, of its first token and of failed model calls. */
+  metrics?: Pick<HarnessMetrics, 'turnEnded' | 'firstToken' | 'modelError'>;
   /** For tests: the model part of a turn. */
   streamAnswer?: typeof streamAnswer;
 }
@@ -218,8 +221,12 @@ export class TurnLifecycle {
       );
       // Cancel and shutdown write their own ending; a stop is written here, with the answer so far.
       const aborted = abortReasonOf(turn);
-      if (!ending || aborted === 'canceled' || aborted === 'shutdown') return;
+      if (!ending || aborted === 'canceled' || aborted === 'shutdown') {
+        this.options.metrics?.turnEnded(aborted === 'shutdown' ? 'shutdown' : 'canceled');
+        return;
+      }
       await this.end(turn, contextId, context, ending);
+      this.options.metrics?.turnEnded(turn.ended ? LABELS[ending.kind] : 'abandoned');
     } catch (error) {
       requestLog(context, this.options.logger).error(
         { err: error, taskId: turn.taskId },
@@ -236,6 +243,7 @@ export class TurnLifecycle {
     contextId: string | undefined,
   ): Promise<void> {
     try {
+      this.options.metrics?.turnEnded('failed');
       contextId ??= (await this.options.store.loadHead(turn.taskId, context))?.contextId;
       if (contextId) await this.end(turn, contextId, context, { kind: 'failed' });
     } catch (error) {
@@ -288,6 +296,15 @@ export class TurnLifecycle {
     turn.ended = ended?.status;
   }
 }
+
+/** How each ending is counted in the metrics. */
+const LABELS: Record<TurnEnding['kind'], EndingLabel> = {
+  finished: 'answered',
+  'model-error': 'model_error',
+  stopped: 'stopped',
+  failed: 'failed',
+  interrupted: 'shutdown',
+};
 
 /** Ordinary messages are refused once a task has ended: on this harness CancelTask is for good. */
 function endedError(head: TaskHead): UnsupportedOperationError | undefined {

@@ -15,6 +15,13 @@ export class TurnQueue {
     return this.waiting.get(taskId)?.length ?? 0;
   }
 
+  /** Turns waiting, over all tasks. */
+  waitingTotal(): number {
+    let total = 0;
+    for (const turns of this.waiting.values()) total += turns.length;
+    return total;
+  }
+
   busy(taskId: string): boolean {
     return this.running.has(taskId);
   }

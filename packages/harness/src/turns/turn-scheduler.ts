@@ -36,6 +36,8 @@ export interface TurnScheduler {
   busy(taskId: string): Promise<boolean>;
   /** How many turns wait behind the running one. */
   queued(taskId: string): Promise<number>;
+  /** How many turns wait behind a running one, over all tasks (for the queue-depth metric). */
+  waiting(): Promise<number>;
   /** What must be written with the turn's message, in its transaction, if anything. */
   recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite | undefined;
   /**

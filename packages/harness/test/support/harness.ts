@@ -21,6 +21,7 @@ export async function startHarness(
     apiKeys?: ApiKeys;
     host?: string;
     logger?: Logger;
+    metricsPublic?: boolean;
   } = {},
 ): Promise<TestHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
@@ -33,6 +34,7 @@ export async function startHarness(
     config: options.config ?? {},
     logger: options.logger ?? pino({ level: 'silent' }),
     apiKeys: options.apiKeys,
+    metricsPublic: options.metricsPublic,
     env: options.env ?? {},
   });
   return { ...running, dataDir };
