@@ -88,6 +88,15 @@ function rpcError(res: Response, id: string | number | null, code: number, messa
   res.status(200).json({ jsonrpc: '2.0', id, error: { code, message } });
 }
 
+/** What makes `body` no JSON-RPC 2.0 Request object (§4), or undefined when it is one. */
+function envelopeFaultOf(body: unknown): string | undefined {
+  if (!isPlainObject(body)) return 'the body must be a JSON object.';
+  if (body.jsonrpc !== '2.0') return 'jsonrpc must be exactly "2.0".';
+  if (typeof body.method !== 'string' || body.method === '')
+    return 'method must be a non-empty string.';
+  return undefined;
+}
+
 /**
  * Before the SDK's JSON-RPC handler: an invalid id would be echoed back as it
  * came (an object, a boolean), a deeply nested body overflows the stack inside
@@ -104,6 +113,12 @@ export const jsonRpcGuard: RequestHandler = (req, res, next) => {
       A2A_ERROR_CODE.INVALID_REQUEST,
       'Invalid Request: id must be a string, a whole number or null.',
     );
+    return;
+  }
+  const envelopeFault = envelopeFaultOf(body);
+  if (envelopeFault) {
+    // JSON-RPC 2.0 §5.1: not a valid Request object is -32600; the SDK answers -32602.
+    rpcError(res, id, A2A_ERROR_CODE.INVALID_REQUEST, `Invalid Request: ${envelopeFault}`);
     return;
   }
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {

@@ -19,6 +19,7 @@ import type {
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { Limits } from '../config/limits.js';
+import { checkListTasksRequest } from './list-tasks-checks.js';
 
 export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars'>;
 
@@ -104,7 +105,11 @@ export class MessageLimitsHandler implements A2ARequestHandler {
     return this.inner.getTask(params, context);
   }
 
-  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  async listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
+    checkListTasksRequest(params);
     return this.inner.listTasks(params, context);
   }
 
