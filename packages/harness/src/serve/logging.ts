@@ -42,11 +42,17 @@ export function requestLogging(logger: Logger) {
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     // The mixin adds the id; pino-http's own `req` object would repeat it on every line.
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      // The path only: a query string may carry a key or other secret.
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: pathOf(req.url) }),
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     http(req, res);
     requestScope.run(String((req as IncomingMessage & { id: unknown }).id), next);
   };
+}
+
+/** `url` without its query string and fragment. */
+export function pathOf(url: string): string {
+  return url.replace(/[?#].*$/s, '');
 }
