@@ -14,6 +14,19 @@ export interface Limits {
   queuedPerTask: number;
   /** Bytes in one custom command file; larger files are skipped. */
   commandFileBytes: number;
+  /** Characters in an id a client names (messageId, taskId, contextId, referenced tasks). */
+  idChars: number;
+  /**
+   * Characters of stored history one principal's tasks may hold before `/fork`
+   * (or any command that copies history into a new task) is refused.
+   */
+  historyCharsPerOwner: number;
+  /** Open connections the server holds at once; more are closed at once. */
+  maxConnections: number;
+  /** Milliseconds a client has to send a request's headers. */
+  headersTimeoutMs: number;
+  /** Milliseconds a client has to send a whole request, body included. */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -23,6 +36,11 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   argumentChars: 10_000,
   queuedPerTask: 16,
   commandFileBytes: DEFAULT_MAX_FILE_BYTES,
+  idChars: 256,
+  historyCharsPerOwner: 256 * 1024 * 1024,
+  maxConnections: 4096,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
 });
 
 /** The limits in force: each key the config sets, the default for the others. */
@@ -52,5 +70,10 @@ export const LIMITS_SCHEMA = {
     argumentChars: { type: 'integer', minimum: 1, maximum: MAX },
     queuedPerTask: { type: 'integer', minimum: 0, maximum: MAX },
     commandFileBytes: { type: 'integer', minimum: 1, maximum: 16 * 1024 * 1024 },
+    idChars: { type: 'integer', minimum: 36, maximum: MAX },
+    historyCharsPerOwner: { type: 'integer', minimum: 1, maximum: MAX },
+    maxConnections: { type: 'integer', minimum: 1, maximum: MAX },
+    headersTimeoutMs: { type: 'integer', minimum: 1, maximum: MAX },
+    requestTimeoutMs: { type: 'integer', minimum: 1, maximum: MAX },
   },
 } as const;

@@ -73,7 +73,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const shared = kindOf(url) === 'postgres';
   const database = await openDatabase(url, shared ? [createClusterTables] : []);
   logger.info({ database: redactUrl(url) }, 'database ready');
-  const store = new HarnessTaskStore(database.db);
+  const store = new HarnessTaskStore(database.db, {
+    historyCharsPerOwner: limits.historyCharsPerOwner,
+  });
   const cluster = shared
     ? await Cluster.join({
         url,
@@ -139,7 +141,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ],
     registry,
     logger,
-    runFor: customCommandRun,
+    runFor: (definition) => customCommandRun(definition, { maxPromptChars: limits.textChars }),
     maxFileBytes: limits.commandFileBytes,
   });
   await custom.load();

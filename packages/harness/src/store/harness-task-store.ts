@@ -20,6 +20,12 @@ import {
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { noteMessage } from '../notes.js';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
+import {
+  historyCharsOf,
+  historyCharsOwned,
+  HistoryQuotaError,
+  ownerScopeOf,
+} from './history-quota.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
@@ -64,7 +70,14 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly heads: DatabaseTaskStore;
   private readonly shared: boolean;
 
-  constructor(private readonly db: Kysely<MessagesTable>) {
+  /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
+  private readonly historyCharsPerOwner: number;
+
+  constructor(
+    private readonly db: Kysely<MessagesTable>,
+    options: { historyCharsPerOwner?: number } = {},
+  ) {
+    this.historyCharsPerOwner = options.historyCharsPerOwner ?? Infinity;
     this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
     this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
   }
@@ -146,6 +159,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ): Promise<void> {
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
+      await this.checkHistoryQuota(db, effects.subtasks ?? [], context);
       await this.insertTasks(db, heads, [...(effects.subtasks ?? []), task], context);
     });
   }
@@ -162,7 +176,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       const refused = change.refuse?.(headOf(task));
       if (refused) throw refused;
       if ((await change.alongside?.(db)) === false) return undefined;
-      if (change.create) await this.insertTasks(db, heads, change.create, context);
+      if (change.create) {
+        await this.checkHistoryQuota(db, change.create, context);
+        await this.insertTasks(db, heads, change.create, context);
+      }
       if (change.append?.length) await this.appendRows(db, taskId, change.append);
       if (change.status) task.status = change.status(task.status);
       if (change.metadata)
@@ -283,6 +300,33 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
       }),
     );
+  }
+
+  /** How many more characters of history the caller's new sub-tasks and forks may store. */
+  async historyQuotaLeft(context: ServerCallContext): Promise<number> {
+    if (!Number.isFinite(this.historyCharsPerOwner)) return Infinity;
+    return this.historyCharsPerOwner - (await historyCharsOwned(this.db, context));
+  }
+
+  /**
+   * Issue 15, item 9: history copied into new tasks (a fork) must fit the
+   * owner's quota. Checked in the transaction that stores them, under the
+   * owner's lock on PostgreSQL, so concurrent forks cannot all pass.
+   */
+  private async checkHistoryQuota(
+    db: Kysely<MessagesTable>,
+    subtasks: readonly Task[],
+    context: ServerCallContext,
+  ): Promise<void> {
+    const adding = historyCharsOf(subtasks);
+    if (adding === 0 || !Number.isFinite(this.historyCharsPerOwner)) return;
+    if (this.shared) {
+      const { owner, tenant } = ownerScopeOf(context);
+      await lockForTransaction(db, LOCK_CLASS.owner, `${tenant}\u0000${owner}`);
+    }
+    const stored = await historyCharsOwned(db, context);
+    if (stored + adding > this.historyCharsPerOwner)
+      throw new HistoryQuotaError(adding, stored, this.historyCharsPerOwner);
   }
 
   /** New tasks: their ids are fresh, so no other writer can hold them yet. */

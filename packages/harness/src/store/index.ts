@@ -13,4 +13,5 @@ export {
   type AlongsideWrite,
   type TaskChange,
 } from './harness-task-store.js';
+export { HistoryQuotaError, storedChars } from './history-quota.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
