@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config/config.js';
 import { loadApiKeys } from '../serve/api-keys.js';
 import { createLogger } from '../serve/logging.js';
+import { routeConsoleTo } from '../serve/console-routing.js';
 import { serve } from '../serve/serve.js';
 
 function port(value: string): number {
@@ -68,6 +69,8 @@ export function serveCommand(): Command {
         logLevel: string;
       }) => {
         const logger = createLogger(options.logLevel);
+        // What libraries print with console.* becomes JSON log lines too.
+        routeConsoleTo(logger);
         try {
           const apiKeys = loadApiKeys({
             env: process.env.HARNESS_API_KEYS,

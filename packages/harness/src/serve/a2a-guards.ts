@@ -12,6 +12,7 @@ import {
 } from '@a2a-js/sdk';
 import { A2A_ERROR_CODE, A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { messageShapeFault } from './message-shape.js';
 
 /*
  * Requests the SDK's handlers answer badly, answered here instead: found by
@@ -133,6 +134,13 @@ export const jsonRpcGuard: RequestHandler = (req, res, next) => {
       rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, wrongTypes(body.method).message);
       return;
     }
+    const shapeFault = SEND_METHODS.has(body.method)
+      ? messageShapeFault(body.params.message)
+      : undefined;
+    if (shapeFault) {
+      rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, `Invalid params: ${shapeFault}`);
+      return;
+    }
   }
   if (id === 0 || id === '') keepFalsyId(res, id);
   next();
@@ -154,6 +162,8 @@ function restError(res: Response, status: number, statusName: string, error: Err
     .json({ error: { code: status, status: statusName, message: error.message, details } });
 }
 
+const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
+
 const SEND_PATH = /^(?:\/[^/]+)?\/message:(?:send|stream)$/;
 
 /**
@@ -174,6 +184,9 @@ export const restGuard: RequestHandler = (req, res, next) => {
     refusal = tooDeep();
   } else if (SEND_PATH.test(req.path) && !readable(PARAMS_READERS.SendMessage, body)) {
     refusal = wrongTypes('the message');
+  } else if (SEND_PATH.test(req.path)) {
+    const shapeFault = messageShapeFault(body.message);
+    if (shapeFault) refusal = new RequestMalformedError(`Invalid message: ${shapeFault}`);
   }
   if (refusal) {
     restError(res, 400, 'INVALID_ARGUMENT', refusal);

@@ -2,6 +2,7 @@ import type { User } from '@a2a-js/sdk/server';
 import { UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKeys } from './api-keys.js';
+import { closeAfterResponse } from './connections.js';
 
 /** The name of the scheme on the card. */
 export const BEARER_SCHEME_NAME = 'bearer';
@@ -47,6 +48,7 @@ export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): Reque
     const token = bearerToken(req);
     const principal = token === undefined ? undefined : keys.principalOf(token);
     if (principal === undefined) {
+      closeAfterResponse(req, res);
       refuse(res, binding);
       return;
     }

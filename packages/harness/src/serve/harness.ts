@@ -16,6 +16,7 @@ import { TurnHandler } from '../turns/turn-handler.js';
 import { turnRunner } from '../turns/run-turn.js';
 import { baseAgentCard, withBearerAuth } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
+import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
 import { BEARER_SCHEME_NAME } from './auth.js';
 
@@ -150,7 +151,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   return {
     card,
     registry,
-    requestHandler: new MessageLimitsHandler(commands, limits),
+    requestHandler: hidingInternalErrors(new MessageLimitsHandler(commands, limits), logger),
     limits,
     contextBuilder: commandsContextBuilder(),
     store,

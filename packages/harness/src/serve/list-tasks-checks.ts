@@ -36,7 +36,9 @@ export function isRfc3339Timestamp(text: string): boolean {
 }
 
 const KNOWN_STATES = new Set<number>(
-  Object.values(TaskState).filter((value): value is number => typeof value === 'number' && value >= 0),
+  Object.values(TaskState).filter(
+    (value): value is number => typeof value === 'number' && value >= 0,
+  ),
 );
 
 /**

@@ -20,8 +20,9 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { Limits } from '../config/limits.js';
 import { checkListTasksRequest } from './list-tasks-checks.js';
+import { checkMessageContent } from './message-shape.js';
 
-export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars'>;
+export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars' | 'idChars'>;
 
 /** Code points in `text`, counted no further than `stop`: a huge text costs no more than the limit. */
 function codePointsUpTo(text: string, stop: number): number {
@@ -75,6 +76,7 @@ export class MessageLimitsHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     checkMessageLimits(params.message, this.limits);
+    checkMessageContent(params.message, this.limits);
     return this.inner.sendMessage(params, context);
   }
 
@@ -84,6 +86,7 @@ export class MessageLimitsHandler implements A2ARequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     // Checked on the first next(), before any SSE header: the refusal is a plain error response.
     checkMessageLimits(params.message, this.limits);
+    checkMessageContent(params.message, this.limits);
     yield* this.inner.sendMessageStream(params, context);
   }
 

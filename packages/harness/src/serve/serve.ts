@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { HarnessConfig } from '../config/config.js';
 import type { ApiKeys } from './api-keys.js';
+import { resolveLimits } from '../config/limits.js';
 import { createApp } from './app.js';
+import { applyConnectionLimits, TIMEOUT_CHECK_MS } from './connections.js';
 import { createHarness, type Harness } from './harness.js';
 
 /** How long open streams get to end by themselves at shutdown. */
@@ -35,7 +37,9 @@ export interface RunningHarness {
 
 /** Listens first, so that the card can name the real port when `--port 0` picked one. */
 export async function serve(options: ServeOptions): Promise<RunningHarness> {
-  const server = createServer();
+  const limits = resolveLimits(options.config.limits);
+  const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS });
+  applyConnectionLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -59,10 +59,11 @@ function overview(commands: RegisteredCommand[]): CommandResult {
       `${truncate(usage(spec), 60).padEnd(width)}  ${truncate(oneLine(spec.description), OVERVIEW_DESCRIPTION_CHARS)}`,
   );
   const rest = specs.length - shown.length;
-  const more =
-    rest > 0 ? [`... and ${rest} more: the reply's data part lists every command.`] : [];
+  const more = rest > 0 ? [`... and ${rest} more: the reply's data part lists every command.`] : [];
   return {
-    text: ['Commands:', ...lines, ...more, '', 'Type /help <command> for one in detail.'].join('\n'),
+    text: ['Commands:', ...lines, ...more, '', 'Type /help <command> for one in detail.'].join(
+      '\n',
+    ),
     data: { commands: specs },
   };
 }
