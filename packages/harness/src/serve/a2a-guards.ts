@@ -116,14 +116,14 @@ export const jsonRpcGuard: RequestHandler = (req, res, next) => {
     );
     return;
   }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, tooDeep().message);
+    return;
+  }
   const envelopeFault = envelopeFaultOf(body);
   if (envelopeFault) {
     // JSON-RPC 2.0 §5.1: not a valid Request object is -32600; the SDK answers -32602.
     rpcError(res, id, A2A_ERROR_CODE.INVALID_REQUEST, `Invalid Request: ${envelopeFault}`);
-    return;
-  }
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-    rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, tooDeep().message);
     return;
   }
   if (isPlainObject(body) && typeof body.method === 'string' && isPlainObject(body.params)) {

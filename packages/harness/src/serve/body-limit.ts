@@ -61,7 +61,9 @@ function protocolErrorOf(error: BodyParserError, bodyBytes: number): A2AError {
 function declaredTooLarge(bodyBytes: number): RequestHandler {
   return (req, _res, next) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > bodyBytes) {
+    // bodyBytes counts the body after decoding: only an unencoded length says enough.
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding === 'identity' && Number.isFinite(declared) && declared > bodyBytes) {
       next(
         Object.assign(new Error('request entity too large'), {
           status: 413,
