@@ -92,6 +92,11 @@ describe('default limits', () => {
       argumentChars: 10000,
       queuedPerTask: 16,
       commandFileBytes: 65536,
+      idChars: 256,
+      historyCharsPerOwner: 268435456,
+      maxConnections: 4096,
+      headersTimeoutMs: 10000,
+      requestTimeoutMs: 30000,
     });
   });
 });
