@@ -92,7 +92,7 @@ it('URL and file parts in a message are refused, never fetched', async () => {
   };
   const response = await send(message);
   // No model here takes files: the message is refused before anything is stored (-32005).
-  expect(response.body.error.code).toBe(-32005);
+  expect(response.body.error?.code).toBe(-32005);
   const spawned = await send(userText(`/spawn summarise ${canaryUrl}/secret`));
   expect(spawned.body.result.task.status.message.metadata.task_ref).toBeDefined();
   await new Promise((resolve) => setTimeout(resolve, 200));
