@@ -85,6 +85,52 @@ describe('item 9: /fork cannot fill the disk', () => {
   });
 });
 
+describe('item 9: the quota holds for concurrent forks of different tasks', () => {
+  it('each fork is stored whole or refused with the limit named; the quota is never passed', async () => {
+    const quota = 60_000;
+    harness = await startHarness({ config: { limits: { historyCharsPerOwner: quota } } });
+    const parents: string[] = [];
+    for (let p = 0; p < 4; p++) {
+      const first = await command('/help');
+      await command('/help', first.task.id);
+      parents.push(first.task.id);
+    }
+    const { ownerContext, storedChars } = await import('../src/store/index.js');
+    const owner = ownerContext('unknown', '');
+    const store = harness.harness.store;
+    const storedBefore = quota - (await store.historyQuotaLeft(owner));
+    // The smallest parent: every fork copies at least this much.
+    const parentChars = Math.min(
+      ...(await Promise.all(
+        parents.map(async (id) => storedChars(await store.loadHistory(id, owner))),
+      )),
+    );
+    expect(storedBefore + parentChars).toBeLessThan(quota);
+    const forks = await Promise.all(
+      parents.flatMap((taskId) =>
+        Array.from({ length: 4 }, () =>
+          rpc(harness!.url, 'SendMessage', { message: userText('/fork', { taskId }) }),
+        ),
+      ),
+    );
+    let made = 0;
+    for (const fork of forks) {
+      if (fork.body.error) {
+        expect(fork.body.error.message).toMatch(/limits\.historyCharsPerOwner/);
+        continue;
+      }
+      const data = fork.body.result.task.status.message.parts.find((p: any) => 'data' in p)?.data;
+      if (data?.task_ref) made++;
+      else expect(data?.error).toBe('history_quota');
+    }
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThan(16);
+    // What the forks copied fits the quota. (The /fork messages and replies themselves are
+    // ordinary history, which the quota does not refuse.)
+    expect(storedBefore + made * parentChars).toBeLessThanOrEqual(quota);
+  });
+});
+
 describe('item 11: custom command prompts obey limits.textChars', () => {
   it('a template that repeats $ARGUMENTS 5,000 times is refused, and no sub-task is made', async () => {
     const template = '$ARGUMENTS '.repeat(5000);

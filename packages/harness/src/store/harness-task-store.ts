@@ -322,7 +322,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     if (adding === 0 || !Number.isFinite(this.historyCharsPerOwner)) return;
     if (this.shared) {
       const { owner, tenant } = ownerScopeOf(context);
-      await lockForTransaction(db, LOCK_CLASS.owner, `${tenant}\u0000${owner}`);
+      await lockForTransaction(db, LOCK_CLASS.owner, `${tenant}/${owner}`);
     }
     const stored = await historyCharsOwned(db, context);
     if (stored + adding > this.historyCharsPerOwner)

@@ -1,4 +1,5 @@
 import type { Message, Task } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql, type Kysely } from 'kysely';
@@ -10,8 +11,9 @@ import { MESSAGES_TABLE, toRow, type MessagesTable } from './messages-table.js';
  * history stores 8 MB again for a 200-byte request: without a bound, one key
  * holder fills the disk.
  */
-export class HistoryQuotaError extends Error {
-  override name = 'HistoryQuotaError';
+export class HistoryQuotaError extends UnsupportedOperationError {
+  // The SDK maps errors to protocol codes by `name`: this one keeps UnsupportedOperationError's
+  // (-32004, as for limits.queuedPerTask), so a client reads the message, not "Internal error".
   constructor(
     readonly adding: number,
     readonly stored: number,
