@@ -1,5 +1,5 @@
 import { AgentCard, type AgentExtension } from '@a2a-js/sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cardToJson, commandsExtension, CommandsCard, withCommandsExtension } from './card.js';
 import { CommandRegistry } from './registry.js';
 import { COMMANDS_EXTENSION_URI } from './spec.js';
@@ -167,6 +167,21 @@ describe('CommandsCard (SEMANTICS §1: later registrations appear on the card)',
     expect(second).not.toBe(first);
     registry.unregister('plugin');
     expect(served.etag).toBe(first);
+  });
+
+  it('registering many commands in a row rebuilds the card once, when it is next read', () => {
+    // Issue 15, item 16: 2,000 command files rebuilt and hashed the card 2,000 times.
+    const registry = registryOf('help');
+    const served = new CommandsCard(baseCard(), registry);
+    const specs = vi.spyOn(registry, 'specs');
+    for (let i = 0; i < 2000; i++)
+      registry.register({ name: `cmd-${i}`, description: `number ${i}`, run: () => '' });
+    expect(specs).not.toHaveBeenCalled();
+    const listed = commandsEntries(served.current)[0]!.params as { commands: unknown[] };
+    expect(listed.commands).toHaveLength(2001);
+    void served.json;
+    void served.etag;
+    expect(specs).toHaveBeenCalledTimes(1);
   });
 
   it('§1: the etag stays when the card does not change', () => {

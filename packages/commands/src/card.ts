@@ -25,45 +25,49 @@ export function withCommandsExtension(card: AgentCard, registry: CommandRegistry
 }
 
 /**
- * A card that follows the registry: rebuilt only when a command is registered
- * or removed, so serving it costs the same with 1 or 1,000 commands.
+ * A card that follows the registry: rebuilt when it is next read after a
+ * command is registered or removed, so serving it costs the same with 1 or
+ * 1,000 commands, and registering 2,000 commands in a row rebuilds it once,
+ * not 2,000 times.
  */
 export class CommandsCard {
-  private card: AgentCard;
-  private cardJson: string;
-  private cardEtag: string;
+  private built: { card: AgentCard; json: string; etag: string } | undefined;
 
   constructor(
     private readonly base: AgentCard,
     private readonly registry: CommandRegistry,
   ) {
-    this.card = withCommandsExtension(base, registry);
-    this.cardJson = cardToJson(this.card);
-    this.cardEtag = etagOf(this.cardJson);
     registry.onChange(() => {
-      this.card = withCommandsExtension(this.base, this.registry);
-      this.cardJson = cardToJson(this.card);
-      this.cardEtag = etagOf(this.cardJson);
+      this.built = undefined;
     });
+  }
+
+  private get latest(): { card: AgentCard; json: string; etag: string } {
+    if (!this.built) {
+      const card = withCommandsExtension(this.base, this.registry);
+      const json = cardToJson(card);
+      this.built = { card, json, etag: etagOf(json) };
+    }
+    return this.built;
   }
 
   /** The current card. Do not mutate it. */
   get current(): AgentCard {
-    return this.card;
+    return this.latest.card;
   }
 
   /** The card as JSON, serialised once per change. */
   get json(): string {
-    return this.cardJson;
+    return this.latest.json;
   }
 
   /** Changes whenever the card does: an ETag for HTTP caching. */
   get etag(): string {
-    return this.cardEtag;
+    return this.latest.etag;
   }
 
   /** For the SDK's `agentCardHandler({ agentCardProvider })`. */
-  readonly provider = async (): Promise<AgentCard> => this.card;
+  readonly provider = async (): Promise<AgentCard> => this.current;
 }
 
 /**

@@ -233,8 +233,9 @@ describe('the default limits', () => {
   });
 
   it('partsPerMessage: 64 parts are accepted, 65 refused', async () => {
-    // Empty texts: the offline model's echo, and so the turn, stays short.
-    const parts = (n: number) => Array.from({ length: n }, () => ({ text: '' }));
+    // One-letter texts: the offline model's echo, and so the turn, stays short (a message
+    // of empty texts only is refused: nothing for the model).
+    const parts = (n: number) => Array.from({ length: n }, () => ({ text: 'x' }));
     await expectLimit(
       harness.url,
       (taskId) => wireMessage(parts(64), taskId),

@@ -80,7 +80,7 @@ it('an id the listing cannot check travels only in the request body, to the conf
   onlyModelApiCalls();
 });
 
-it('URL and file parts in a message are never fetched', async () => {
+it('URL and file parts in a message are refused, never fetched', async () => {
   const message = {
     messageId: crypto.randomUUID(),
     role: 'ROLE_USER',
@@ -91,7 +91,8 @@ it('URL and file parts in a message are never fetched', async () => {
     ],
   };
   const response = await send(message);
-  expect(response.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  // No model here takes files: the message is refused before anything is stored (-32005).
+  expect(response.body.error?.code).toBe(-32005);
   const spawned = await send(userText(`/spawn summarise ${canaryUrl}/secret`));
   expect(spawned.body.result.task.status.message.metadata.task_ref).toBeDefined();
   await new Promise((resolve) => setTimeout(resolve, 200));

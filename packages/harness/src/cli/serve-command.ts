@@ -10,6 +10,7 @@ import {
   logDestination,
   type LogFormat,
 } from '../serve/log-format.js';
+import { routeConsoleTo } from '../serve/console-routing.js';
 import { serve } from '../serve/serve.js';
 
 function port(value: string): number {
@@ -96,6 +97,8 @@ export function serveCommand(): Command {
           await logDestination(options.logFormat ?? defaultLogFormat()),
         );
         heapSnapshotsOnSignal(process.env, logger);
+        // What libraries print with console.* becomes JSON log lines too.
+        routeConsoleTo(logger);
         try {
           const readKeys = () =>
             loadApiKeys({ env: process.env.HARNESS_API_KEYS, file: options.apiKeys });

@@ -96,6 +96,11 @@ describe('default limits', () => {
       commandBurst: 20,
       turnsPerMinute: 0,
       turnBurst: 5,
+      idChars: 256,
+      historyCharsPerOwner: 268435456,
+      maxConnections: 4096,
+      headersTimeoutMs: 10000,
+      requestTimeoutMs: 30000,
     });
   });
 });

@@ -22,6 +22,19 @@ export interface Limits {
   turnsPerMinute: number;
   /** Ordinary messages one principal may send at once before `turnsPerMinute` applies. */
   turnBurst: number;
+  /** Characters in an id a client names (messageId, taskId, contextId, referenced tasks). */
+  idChars: number;
+  /**
+   * Characters of stored history one principal's tasks may hold before `/fork`
+   * (or any command that copies history into a new task) is refused.
+   */
+  historyCharsPerOwner: number;
+  /** Open connections the server holds at once; more are closed at once. */
+  maxConnections: number;
+  /** Milliseconds a client has to send a request's headers. */
+  headersTimeoutMs: number;
+  /** Milliseconds a client has to send a whole request, body included. */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -35,6 +48,11 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   commandBurst: 20,
   turnsPerMinute: 0,
   turnBurst: 5,
+  idChars: 256,
+  historyCharsPerOwner: 256 * 1024 * 1024,
+  maxConnections: 4096,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
 });
 
 /** The limits in force: each key the config sets, the default for the others. */
@@ -68,5 +86,10 @@ export const LIMITS_SCHEMA = {
     commandBurst: { type: 'integer', minimum: 1, maximum: MAX },
     turnsPerMinute: { type: 'integer', minimum: 0, maximum: MAX },
     turnBurst: { type: 'integer', minimum: 1, maximum: MAX },
+    idChars: { type: 'integer', minimum: 36, maximum: MAX },
+    historyCharsPerOwner: { type: 'integer', minimum: 1, maximum: MAX },
+    maxConnections: { type: 'integer', minimum: 1, maximum: MAX },
+    headersTimeoutMs: { type: 'integer', minimum: 1, maximum: MAX },
+    requestTimeoutMs: { type: 'integer', minimum: 1, maximum: MAX },
   },
 } as const;

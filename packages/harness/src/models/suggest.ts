@@ -45,26 +45,43 @@ interface Scored {
 }
 
 /**
+ * Typed text longer than this gets no suggestions: no id or command name is
+ * that long, and edit distance costs the product of the two lengths.
+ */
+export const MAX_SUGGESTION_QUERY_CHARS = 200;
+
+/**
  * Close matches for a mistyped `<provider>/<model>` id among `candidates`, best first.
  * A bare model name (`gpt-tset`) is compared with the model part of each candidate; a
  * candidate also matches when its model part starts with or contains what was typed.
+ * The edit distance is computed only where the lengths leave it a chance.
  */
-export function closeMatches(query: string, candidates: Iterable<string>, limit = 3): string[] {
+export function closeMatches(
+  query: string,
+  candidates: Iterable<string>,
+  limit = 3,
+  distanceOf: (a: string, b: string) => number = editDistance,
+): string[] {
   const q = query.trim().toLowerCase();
-  if (q === '' || limit <= 0) return [];
+  if (q === '' || limit <= 0 || q.length > MAX_SUGGESTION_QUERY_CHARS) return [];
   const typed = splitId(q);
   const scored: Scored[] = [];
   for (const candidate of new Set(candidates)) {
     const c = candidate.toLowerCase();
     const parts = splitId(c);
-    const whole = editDistance(q, c);
-    const modelOnly =
-      editDistance(typed.model, parts.model) +
-      (typed.provider && typed.provider !== parts.provider ? 1 : 0);
-    const distance = Math.min(whole, modelOnly);
     const compared = typed.provider ? q : typed.model;
     const tolerance = Math.max(2, Math.floor(compared.length * 0.4));
     const contained = typed.model.length >= 2 && parts.model.includes(typed.model);
+    // An edit distance is at least the difference in length: skip what cannot be close.
+    const reachable =
+      Math.abs(q.length - c.length) <= tolerance ||
+      Math.abs(typed.model.length - parts.model.length) <= tolerance;
+    if (!reachable && !contained) continue;
+    const whole = distanceOf(q, c);
+    const modelOnly =
+      distanceOf(typed.model, parts.model) +
+      (typed.provider && typed.provider !== parts.provider ? 1 : 0);
+    const distance = Math.min(whole, modelOnly);
     if (distance <= tolerance || contained) {
       scored.push({ candidate, distance, prefix: commonPrefix(typed.model, parts.model) });
     }

@@ -12,6 +12,7 @@ import {
 } from '@a2a-js/sdk';
 import { A2A_ERROR_CODE, A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { messageShapeFault } from './message-shape.js';
 
 /*
  * Requests the SDK's handlers answer badly, answered here instead: found by
@@ -88,6 +89,15 @@ function rpcError(res: Response, id: string | number | null, code: number, messa
   res.status(200).json({ jsonrpc: '2.0', id, error: { code, message } });
 }
 
+/** What makes `body` no JSON-RPC 2.0 Request object (§4), or undefined when it is one. */
+function envelopeFaultOf(body: unknown): string | undefined {
+  if (!isPlainObject(body)) return 'the body must be a JSON object.';
+  if (body.jsonrpc !== '2.0') return 'jsonrpc must be exactly "2.0".';
+  if (typeof body.method !== 'string' || body.method === '')
+    return 'method must be a non-empty string.';
+  return undefined;
+}
+
 /**
  * Before the SDK's JSON-RPC handler: an invalid id would be echoed back as it
  * came (an object, a boolean), a deeply nested body overflows the stack inside
@@ -110,12 +120,25 @@ export const jsonRpcGuard: RequestHandler = (req, res, next) => {
     rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, tooDeep().message);
     return;
   }
+  const envelopeFault = envelopeFaultOf(body);
+  if (envelopeFault) {
+    // JSON-RPC 2.0 §5.1: not a valid Request object is -32600; the SDK answers -32602.
+    rpcError(res, id, A2A_ERROR_CODE.INVALID_REQUEST, `Invalid Request: ${envelopeFault}`);
+    return;
+  }
   if (isPlainObject(body) && typeof body.method === 'string' && isPlainObject(body.params)) {
     const { tenant } = body.params;
     // The SDK hands a tenant of any type to the store, which cannot bind it.
     const tenantOk = tenant === undefined || typeof tenant === 'string';
     if (!tenantOk || !readable(PARAMS_READERS[body.method], body.params)) {
       rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, wrongTypes(body.method).message);
+      return;
+    }
+    const shapeFault = SEND_METHODS.has(body.method)
+      ? messageShapeFault(body.params.message)
+      : undefined;
+    if (shapeFault) {
+      rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, `Invalid params: ${shapeFault}`);
       return;
     }
   }
@@ -139,6 +162,8 @@ function restError(res: Response, status: number, statusName: string, error: Err
     .json({ error: { code: status, status: statusName, message: error.message, details } });
 }
 
+const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
+
 const SEND_PATH = /^(?:\/[^/]+)?\/message:(?:send|stream)$/;
 
 /**
@@ -159,6 +184,9 @@ export const restGuard: RequestHandler = (req, res, next) => {
     refusal = tooDeep();
   } else if (SEND_PATH.test(req.path) && !readable(PARAMS_READERS.SendMessage, body)) {
     refusal = wrongTypes('the message');
+  } else if (SEND_PATH.test(req.path)) {
+    const shapeFault = messageShapeFault(body.message);
+    if (shapeFault) refusal = new RequestMalformedError(`Invalid message: ${shapeFault}`);
   }
   if (refusal) {
     restError(res, 400, 'INVALID_ARGUMENT', refusal);

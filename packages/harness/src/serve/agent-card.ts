@@ -43,7 +43,8 @@ export function baseAgentCard(
     },
     securitySchemes: {},
     securityRequirements: [],
-    defaultInputModes: ['text/plain'],
+    // Data parts reach the model as JSON text (issue 15, item 5).
+    defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: [
       {

@@ -7,6 +7,13 @@ export const SHORT_KEY_CHARS = 16;
 const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const KEY = /^[\x21-\x7e]+$/;
 
+/**
+ * The owner the SDK gives tasks created without keys. A key with this name
+ * would read every task made while the server ran without keys, so no key may
+ * have it.
+ */
+export const ANONYMOUS_OWNER = 'unknown';
+
 export class ApiKeysError extends Error {
   override name = 'ApiKeysError';
 }
@@ -30,6 +37,11 @@ export class ApiKeys {
   constructor(entries: readonly ApiKeyEntry[]) {
     const seen = new Map<string, ApiKeyEntry>();
     for (const entry of entries) {
+      if (entry.principal.toLowerCase() === ANONYMOUS_OWNER) {
+        throw new ApiKeysError(
+          `${entry.source}: the principal name "${entry.principal}" is reserved: it owns the tasks made without keys`,
+        );
+      }
       const earlier = seen.get(entry.key);
       if (earlier) {
         throw new ApiKeysError(

@@ -3,6 +3,7 @@ import { UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKeys } from './api-keys.js';
 import { requestsLegacyVersion } from './legacy-v03/version.js';
+import { closeAfterResponse } from './connections.js';
 
 /** The name of the scheme on the card. */
 export const BEARER_SCHEME_NAME = 'bearer';
@@ -53,6 +54,7 @@ export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): Reque
     const token = bearerToken(req);
     const principal = token === undefined ? undefined : keys.principalOf(token);
     if (principal === undefined) {
+      closeAfterResponse(req, res);
       refuse(req, res, binding);
       return;
     }

@@ -5,6 +5,7 @@ import {
   type A2AError,
 } from '@a2a-js/sdk/errors';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { closeAfterResponse } from './connections.js';
 
 /*
  * The SDK's handlers parse bodies with `express.json()` and its fixed 100 kB
@@ -52,9 +53,34 @@ function protocolErrorOf(error: BodyParserError, bodyBytes: number): A2AError {
   return new RequestMalformedError(error.message);
 }
 
+/**
+ * A body whose declared length is over the limit is refused before a byte of
+ * it is read: body-parser answers only once the whole body has arrived, so a
+ * client trickling a large body held the connection (issue 15, item 14).
+ */
+function declaredTooLarge(bodyBytes: number): RequestHandler {
+  return (req, _res, next) => {
+    const declared = Number(req.headers['content-length']);
+    // bodyBytes counts the body after decoding: only an unencoded length says enough.
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding === 'identity' && Number.isFinite(declared) && declared > bodyBytes) {
+      next(
+        Object.assign(new Error('request entity too large'), {
+          status: 413,
+          type: 'entity.too.large',
+        }),
+      );
+      return;
+    }
+    next();
+  };
+}
+
 /** JSON-RPC's body parser: the SDK's (strict, `application/json`) with `bodyBytes` as its limit. */
-export function jsonRpcBody(bodyBytes: number): [RequestHandler, ErrorRequestHandler] {
-  const onError: ErrorRequestHandler = (error, _req, res, next) => {
+export function jsonRpcBody(
+  bodyBytes: number,
+): [RequestHandler, RequestHandler, ErrorRequestHandler] {
+  const onError: ErrorRequestHandler = (error, req, res, next) => {
     if (isMalformedJson(error)) {
       // As the SDK's jsonErrorHandler answers it.
       res.status(200).json({
@@ -69,6 +95,7 @@ export function jsonRpcBody(bodyBytes: number): [RequestHandler, ErrorRequestHan
       return;
     }
     const refusal = protocolErrorOf(error, bodyBytes);
+    if (error.status === 413) closeAfterResponse(req, res);
     const code =
       refusal instanceof ContentTypeNotSupportedError
         ? A2A_ERROR_CODE.CONTENT_TYPE_NOT_SUPPORTED
@@ -78,12 +105,12 @@ export function jsonRpcBody(bodyBytes: number): [RequestHandler, ErrorRequestHan
       .status(error.status)
       .json({ jsonrpc: '2.0', id: null, error: { code, message: refusal.message } });
   };
-  return [express.json({ limit: bodyBytes }), onError];
+  return [declaredTooLarge(bodyBytes), express.json({ limit: bodyBytes }), onError];
 }
 
 /** HTTP+JSON's body parser: the SDK's (lenient, JSON and A2A JSON) with `bodyBytes` as its limit. */
-export function restBody(bodyBytes: number): [RequestHandler, ErrorRequestHandler] {
-  const onError: ErrorRequestHandler = (error, _req, res, next) => {
+export function restBody(bodyBytes: number): [RequestHandler, RequestHandler, ErrorRequestHandler] {
+  const onError: ErrorRequestHandler = (error, req, res, next) => {
     let status: number;
     let refusal: A2AError;
     if (isMalformedJson(error)) {
@@ -93,6 +120,7 @@ export function restBody(bodyBytes: number): [RequestHandler, ErrorRequestHandle
     } else if (isBodyParserError(error)) {
       status = error.status;
       refusal = protocolErrorOf(error, bodyBytes);
+      if (status === 413) closeAfterResponse(req, res);
     } else {
       next(error);
       return;
@@ -111,6 +139,7 @@ export function restBody(bodyBytes: number): [RequestHandler, ErrorRequestHandle
       });
   };
   return [
+    declaredTooLarge(bodyBytes),
     express.json({ limit: bodyBytes, type: [JSON_TYPE, A2A_JSON_TYPE], strict: false }),
     onError,
   ];

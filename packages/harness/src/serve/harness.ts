@@ -22,6 +22,7 @@ import { TurnHandler } from '../turns/turn-handler.js';
 import { TurnLifecycle } from '../turns/turn-lifecycle.js';
 import { baseAgentCard, withBearerAuth } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
+import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
 import { MessageRetries } from './message-retries.js';
 import { BEARER_SCHEME_NAME } from './auth.js';
@@ -93,6 +94,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   logger.info({ database: redactUrl(url) }, 'database ready');
   const store = new HarnessTaskStore(database.db, {
     onWrite: (seconds) => metrics.dbWrite(seconds),
+    historyCharsPerOwner: limits.historyCharsPerOwner,
   });
   const cluster = shared
     ? await Cluster.join({
@@ -170,7 +172,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ],
     registry,
     logger,
-    runFor: customCommandRun,
+    runFor: (definition) => customCommandRun(definition, { maxPromptChars: limits.textChars }),
     maxFileBytes: limits.commandFileBytes,
   });
   await custom.load();
@@ -179,9 +181,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   return {
     card,
     registry,
-    requestHandler: new MessageLimitsHandler(
-      new MessageRetries(metered, { store, events }),
-      limits,
+    requestHandler: hidingInternalErrors(
+      new MessageLimitsHandler(new MessageRetries(metered, { store, events }), limits),
+      logger,
     ),
     limits,
     contextBuilder: commandsContextBuilder(),

@@ -39,7 +39,8 @@ export function requestLogging(logger: Logger) {
     customAttributeKeys: { reqId: 'requestId' },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      // The path only: a query string may carry a key or other secret.
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: pathOf(req.url) }),
     },
   });
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
@@ -47,4 +48,9 @@ export function requestLogging(logger: Logger) {
     enterRequestScope(req, res, (req as IncomingMessage & { log: Logger }).log);
     next();
   };
+}
+
+/** `url` without its query string and fragment. */
+export function pathOf(url: string): string {
+  return url.replace(/[?#].*$/s, '');
 }

@@ -19,8 +19,10 @@ import type {
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { Limits } from '../config/limits.js';
+import { checkListTasksRequest } from './list-tasks-checks.js';
+import { checkMessageContent } from './message-shape.js';
 
-export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars'>;
+export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars' | 'idChars'>;
 
 /** Code points in `text`, counted no further than `stop`: a huge text costs no more than the limit. */
 function codePointsUpTo(text: string, stop: number): number {
@@ -74,6 +76,7 @@ export class MessageLimitsHandler implements A2ARequestHandler {
     context: ServerCallContext,
   ): Promise<Message | Task> {
     checkMessageLimits(params.message, this.limits);
+    checkMessageContent(params.message, this.limits);
     return this.inner.sendMessage(params, context);
   }
 
@@ -83,6 +86,7 @@ export class MessageLimitsHandler implements A2ARequestHandler {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     // Checked on the first next(), before any SSE header: the refusal is a plain error response.
     checkMessageLimits(params.message, this.limits);
+    checkMessageContent(params.message, this.limits);
     yield* this.inner.sendMessageStream(params, context);
   }
 
@@ -104,7 +108,11 @@ export class MessageLimitsHandler implements A2ARequestHandler {
     return this.inner.getTask(params, context);
   }
 
-  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+  async listTasks(
+    params: ListTasksRequest,
+    context: ServerCallContext,
+  ): Promise<ListTasksResponse> {
+    checkListTasksRequest(params);
     return this.inner.listTasks(params, context);
   }
 

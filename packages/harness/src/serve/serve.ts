@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { HarnessConfig } from '../config/config.js';
 import type { ApiKeys } from './api-keys.js';
+import { resolveLimits } from '../config/limits.js';
 import { createApp } from './app.js';
+import { applyConnectionLimits, TIMEOUT_CHECK_MS } from './connections.js';
 import { createHarness, type Harness } from './harness.js';
 import { startUpSwitch } from './start-up.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
@@ -43,8 +45,13 @@ export interface RunningHarness {
  * `Retry-After` (none waits unanswered).
  */
 export async function serve(options: ServeOptions): Promise<RunningHarness> {
+  const limits = resolveLimits(options.config.limits);
   const startUp = startUpSwitch();
-  const server = createServer(startUp.listener);
+  const server = createServer(
+    { connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+    startUp.listener,
+  );
+  applyConnectionLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

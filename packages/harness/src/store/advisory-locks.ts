@@ -19,6 +19,8 @@ export const LOCK_CLASS = {
   instance: 0x41324102,
   /** Creating the harness's tables, when several instances start at once. */
   schema: 0x41324103,
+  /** One owner's new sub-tasks and forks, checked against the history quota: one transaction. */
+  owner: 0x41324104,
 } as const;
 
 /** Waits for the lock and holds it until the transaction `db` belongs to ends. */

@@ -22,6 +22,12 @@ import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks
 import { sqliteConnectionOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
+import {
+  historyCharsOf,
+  historyCharsOwned,
+  HistoryQuotaError,
+  ownerScopeOf,
+} from './history-quota.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
 /** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
@@ -93,15 +99,20 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly commandPath?: SqliteCommandPath;
   private readonly onWrite?: (seconds: number) => void;
 
+  /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
+  private readonly historyCharsPerOwner: number;
+
   constructor(
     private readonly db: Kysely<MessagesTable>,
     options: {
       groupCommit?: boolean;
       /** Told how many seconds each task write took (a transaction's lock wait not included). */
       onWrite?: (seconds: number) => void;
+      historyCharsPerOwner?: number;
     } = {},
   ) {
     this.onWrite = options.onWrite;
+    this.historyCharsPerOwner = options.historyCharsPerOwner ?? Infinity;
     this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
     this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
     const sqlite = sqliteConnectionOf(db);
@@ -190,12 +201,13 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     effects: Pick<CommandEffects, 'subtasks'> = {},
     alongside?: AlongsideWrite,
   ): Promise<void> {
-    if (this.commandPath && !alongside)
+    if (this.commandPath && !alongside && !this.quotaApplies(effects.subtasks))
       return this.timed(
         this.commandPath.create([...(effects.subtasks ?? []), task], scopeOf(context)),
       );
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
+      await this.checkHistoryQuota(db, effects.subtasks ?? [], context);
       await this.insertTasks(db, heads, [...(effects.subtasks ?? []), task], context);
     });
   }
@@ -216,7 +228,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         if (taken) throw new MessageIdTakenError(taskId, taken);
       }
       if ((await change.alongside?.(db)) === false) return undefined;
-      if (change.create) await this.insertTasks(db, heads, change.create, context);
+      if (change.create) {
+        await this.checkHistoryQuota(db, change.create, context);
+        await this.insertTasks(db, heads, change.create, context);
+      }
       if (change.append?.length) await this.appendRows(db, taskId, change.append);
       if (change.status) task.status = change.status(task.status);
       if (change.metadata)
@@ -233,7 +248,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     context: ServerCallContext,
     effects: CommandEffects = {},
   ): Promise<TaskHead | undefined> {
-    if (this.commandPath)
+    if (this.commandPath && !this.quotaApplies(effects.subtasks))
       return this.timed(
         this.commandPath.appendReply(taskId, scopeOf(context), entries, statusMessage, effects),
       );
@@ -307,6 +322,18 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return row && fromRow(row);
   }
 
+  /**
+   * Sub-tasks that bring history (a fork's copy) count against the owner's
+   * quota, checked in the write's transaction: the raw path does not check it.
+   */
+  private quotaApplies(subtasks: readonly Task[] | undefined): boolean {
+    return (
+      Number.isFinite(this.historyCharsPerOwner) &&
+      subtasks !== undefined &&
+      historyCharsOf(subtasks) > 0
+    );
+  }
+
   /** A write of the raw command path, timed for `onWrite`. */
   private timed<T>(write: Promise<T>): Promise<T> {
     const onWrite = this.onWrite;
@@ -366,6 +393,33 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         this.onWrite?.(Number(process.hrtime.bigint() - start) / 1e9);
       }
     });
+  }
+
+  /** How many more characters of history the caller's new sub-tasks and forks may store. */
+  async historyQuotaLeft(context: ServerCallContext): Promise<number> {
+    if (!Number.isFinite(this.historyCharsPerOwner)) return Infinity;
+    return this.historyCharsPerOwner - (await historyCharsOwned(this.db, context));
+  }
+
+  /**
+   * Issue 15, item 9: history copied into new tasks (a fork) must fit the
+   * owner's quota. Checked in the transaction that stores them, under the
+   * owner's lock on PostgreSQL, so concurrent forks cannot all pass.
+   */
+  private async checkHistoryQuota(
+    db: Kysely<MessagesTable>,
+    subtasks: readonly Task[],
+    context: ServerCallContext,
+  ): Promise<void> {
+    const adding = historyCharsOf(subtasks);
+    if (adding === 0 || !Number.isFinite(this.historyCharsPerOwner)) return;
+    if (this.shared) {
+      const { owner, tenant } = ownerScopeOf(context);
+      await lockForTransaction(db, LOCK_CLASS.owner, `${tenant}/${owner}`);
+    }
+    const stored = await historyCharsOwned(db, context);
+    if (stored + adding > this.historyCharsPerOwner)
+      throw new HistoryQuotaError(adding, stored, this.historyCharsPerOwner);
   }
 
   /** New tasks: their ids are fresh, so no other writer can hold them yet. */

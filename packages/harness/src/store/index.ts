@@ -16,4 +16,5 @@ export {
   type TaskChange,
   type TaskKeys,
 } from './harness-task-store.js';
+export { HistoryQuotaError, storedChars } from './history-quota.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';

@@ -12,6 +12,29 @@ export function textOf(message: Message): string {
 }
 
 /**
+ * What the model is given of one message, part by part (issue 15, item 5):
+ * text as it is, data parts as their JSON text. File parts are refused at the
+ * edge (serve/message-shape.ts), so none reach a turn; an old stored one is
+ * named, not dropped in silence.
+ */
+export function modelTextOf(message: Message): string {
+  const texts: string[] = [];
+  for (const part of message.parts) {
+    const content = part.content;
+    if (content?.$case === 'text') {
+      if (content.value !== '') texts.push(content.value);
+    } else if (content?.$case === 'data') {
+      texts.push(JSON.stringify(content.value));
+    } else if (content?.$case === 'raw' || content?.$case === 'url') {
+      texts.push(
+        `[a file${part.filename ? ` named ${part.filename}` : ''} was attached; it is not shown to you]`,
+      );
+    }
+  }
+  return texts.join('\n');
+}
+
+/**
  * What the model sees of a conversation: SEMANTICS §3 leaves out every command
  * and command reply, and the harness's own notes (errors, interruptions) are
  * for the user only.
@@ -20,7 +43,7 @@ export function modelContext(history: readonly Message[], turnMessageId?: string
   const messages: ModelMessage[] = [];
   for (const message of turnOrder(withoutCommands(history), turnMessageId)) {
     if (isNote(message)) continue;
-    const text = textOf(message);
+    const text = modelTextOf(message);
     if (text === '') continue;
     messages.push(
       message.role === Role.ROLE_AGENT

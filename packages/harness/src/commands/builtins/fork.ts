@@ -1,5 +1,6 @@
 import type { CommandResult } from 'a2a-commands';
 import { settingsOf, withSettings } from '../../settings.js';
+import { storedChars } from '../../store/index.js';
 import { MAX_TITLE_LENGTH, plural, quote, truncate } from './format.js';
 import type { BuiltinCommand } from './services.js';
 import { checkTitle } from './title.js';
@@ -12,11 +13,11 @@ const ID_PREFIX_LENGTH = 8;
  * prompt and context start) into a new task that goes on independently. It works
  * on a task in any state, a finished one included.
  */
-export const forkCommand: BuiltinCommand = ({ catalog }) => ({
+export const forkCommand: BuiltinCommand = ({ catalog, store }) => ({
   name: 'fork',
   description: 'Copy this conversation into a new task that goes on independently',
   argument_hint: '[<title>]',
-  run: async ({ args, task, createSubtask }): Promise<CommandResult> => {
+  run: async ({ args, task, createSubtask, callContext }): Promise<CommandResult> => {
     const parent = settingsOf(task.metadata);
     let title: string;
     if (args.trim() === '') {
@@ -34,6 +35,15 @@ export const forkCommand: BuiltinCommand = ({ catalog }) => ({
     }
 
     const history = await task.loadHistory();
+    // Issue 15, item 9: a fork copies the history; the owner's quota bounds the copies.
+    const adding = storedChars(history);
+    const left = await store.historyQuotaLeft(callContext);
+    if (adding > left) {
+      return {
+        text: `No fork was made: it would copy ${adding} characters of history, and your tasks have room for ${Math.max(0, left)} more (limits.historyCharsPerOwner). Fork a shorter task, or ask the operator for a larger quota.`,
+        data: { error: 'history_quota', adding, left: Math.max(0, left) },
+      };
+    }
     // The parent's current model, pinned: the fork keeps it even if the default changes.
     const model = parent.model ?? (await catalog.defaultModelId());
     const fork = await createSubtask({

@@ -1,6 +1,6 @@
 import type { CommandResult, CommandSpec, RegisteredCommand } from 'a2a-commands';
 import { closeMatches } from '../../models/index.js';
-import { quote, requiresArgument, specOf } from './format.js';
+import { oneLine, quote, requiresArgument, specOf, truncate } from './format.js';
 import type { BuiltinCommand } from './services.js';
 
 /** How many close names an unknown name gets. */
@@ -41,13 +41,29 @@ function usage(command: CommandSpec): string {
   return command.argument_hint ? `/${command.name} ${command.argument_hint}` : `/${command.name}`;
 }
 
+/**
+ * How many commands the overview's text names, and how much of each
+ * description it shows: with 2,000 command files the full text was 5.5 MB,
+ * stored in history on every /help. The data part keeps the full list.
+ */
+export const OVERVIEW_MAX_COMMANDS = 100;
+export const OVERVIEW_DESCRIPTION_CHARS = 120;
+
 function overview(commands: RegisteredCommand[]): CommandResult {
   const specs = commands.map(specOf);
   if (specs.length === 0) return { text: 'No commands are registered.', data: { commands: [] } };
-  const width = Math.max(...specs.map((spec) => usage(spec).length));
-  const lines = specs.map((spec) => `${usage(spec).padEnd(width)}  ${spec.description}`);
+  const shown = specs.slice(0, OVERVIEW_MAX_COMMANDS);
+  const width = Math.min(60, Math.max(...shown.map((spec) => usage(spec).length)));
+  const lines = shown.map(
+    (spec) =>
+      `${truncate(usage(spec), 60).padEnd(width)}  ${truncate(oneLine(spec.description), OVERVIEW_DESCRIPTION_CHARS)}`,
+  );
+  const rest = specs.length - shown.length;
+  const more = rest > 0 ? [`... and ${rest} more: the reply's data part lists every command.`] : [];
   return {
-    text: ['Commands:', ...lines, '', 'Type /help <command> for one in detail.'].join('\n'),
+    text: ['Commands:', ...lines, ...more, '', 'Type /help <command> for one in detail.'].join(
+      '\n',
+    ),
     data: { commands: specs },
   };
 }

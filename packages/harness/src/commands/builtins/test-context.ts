@@ -75,6 +75,7 @@ export function stubStore(tasks: TaskHead[] = []): StubStore {
   const listed: ListTasksRequest[] = [];
   const heads: string[] = [];
   const stub = {
+    historyQuotaLeft: async () => Infinity,
     loadHead: async (id: string) => {
       heads.push(id);
       return structuredClone(tasks.find((t) => t.id === id));

@@ -75,6 +75,7 @@ export class CustomCommands {
   /** Per command name, the chain of pending re-reads: one at a time for each name. */
   private readonly queues = new Map<string, Promise<void>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly listings = new Map<string, Promise<Set<string>>>();
   private watchers: FSWatcher[] = [];
   private watching = false;
   private closed = false;
@@ -172,6 +173,7 @@ export class CustomCommands {
 
   private async rescan(): Promise<void> {
     if (this.closed) return;
+    this.listings.clear();
     const names = new Set(this.owned.keys());
     for (const dir of this.dirs) for (const name of await this.listNames(dir)) names.add(name);
     for (const name of [...names].sort()) await this.reconcile(name);
@@ -212,6 +214,7 @@ export class CustomCommands {
   private onEvent(dir: string, event: string, file: string): void {
     if (event !== 'add' && event !== 'change' && event !== 'unlink' && event !== 'raw') return;
     if (path.dirname(file) !== dir) return;
+    this.listings.delete(dir);
     if (event === 'unlink') this.warned.delete(file);
     const name = event === 'add' || event === 'change' ? this.nameOf(file) : quietNameOf(file);
     if (name === undefined || this.closed) return;
@@ -348,14 +351,11 @@ export class CustomCommands {
       return { kind: 'skip', reason: 'symbolic links are not followed' };
     }
     if (!stats.isFile()) return { kind: 'skip', reason: 'not a regular file' };
+    if (stats.nlink > 1) return hardLinked();
     if (stats.size > this.maxFileBytes) return this.tooLarge();
     // On a case-insensitive file system `review.md` would also open `Review.md`:
     // only an entry spelt exactly like the name counts.
-    try {
-      if (!(await readdir(dir)).includes(fileName)) return { kind: 'absent' };
-    } catch {
-      return { kind: 'absent' };
-    }
+    if (!(await this.listing(dir)).has(fileName)) return { kind: 'absent' };
 
     const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
     let handle: FileHandle;
@@ -370,6 +370,8 @@ export class CustomCommands {
     try {
       const opened = await handle.stat();
       if (!opened.isFile()) return { kind: 'skip', reason: 'not a regular file' };
+      // Checked again on what was opened: the name may have been relinked since lstat.
+      if (opened.nlink > 1) return hardLinked();
       if (opened.size > this.maxFileBytes) return this.tooLarge();
       // Read at most one byte more than allowed: a file that grew since stat is caught too.
       const buffer = Buffer.alloc(this.maxFileBytes + 1);
@@ -391,6 +393,23 @@ export class CustomCommands {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * The directory's entries, listed once for many reads: listing it for each of
+   * 2,000 files made loading quadratic. Forgotten on every event in the
+   * directory and at every rescan, so a read always follows its file's event.
+   */
+  private listing(dir: string): Promise<Set<string>> {
+    let listed = this.listings.get(dir);
+    if (!listed) {
+      listed = readdir(dir).then(
+        (entries) => new Set(entries),
+        () => new Set<string>(),
+      );
+      this.listings.set(dir, listed);
+    }
+    return listed;
   }
 
   private tooLarge(): Candidate {
@@ -440,4 +459,12 @@ function errorCode(error: unknown): string | undefined {
     return error.code;
   }
   return undefined;
+}
+
+/**
+ * A file with more than one name may be another name of a file outside the
+ * directory (a hard link to a system file), which the symlink checks do not see.
+ */
+function hardLinked(): Candidate {
+  return { kind: 'skip', reason: 'files with more than one hard link are not read' };
 }

@@ -24,25 +24,51 @@ export function usesArguments(template: string): boolean {
   return false;
 }
 
+/** An expansion that would pass `maxChars`: its text is never built in full. */
+export class PromptTooLongError extends Error {
+  override name = 'PromptTooLongError';
+  constructor(readonly maxChars: number) {
+    super(`the expanded prompt is longer than ${maxChars} characters`);
+  }
+}
+
 /**
  * Expands `template` with the command's arguments in one pass (see the module comment).
  *
  * When the template has no argument placeholder at all and arguments were given, they
  * are appended after a blank line, so that `/review src/a.ts` on a template that never
  * mentions its arguments does not silently drop what the user typed.
+ *
+ * With `maxChars`, a result of more code points throws {@link PromptTooLongError},
+ * and the expansion stops as soon as it is sure to: a template that repeats
+ * `$ARGUMENTS` 5,000 times must not build a 10 MB string first.
  */
-export function expandTemplate(template: string, args: string): string {
+export function expandTemplate(template: string, args: string, maxChars = Infinity): string {
   let positional: string[] | undefined;
   let usedArguments = false;
-  const expanded = template.replace(PLACEHOLDER, (_match, token: string) => {
+  // UTF-16 units: at most two per code point, so past 2 × maxChars it is surely too long.
+  let units = template.length;
+  const grow = (text: string): string => {
+    units += text.length;
+    if (units > 2 * maxChars) throw new PromptTooLongError(maxChars);
+    return text;
+  };
+  let expanded = template.replace(PLACEHOLDER, (_match, token: string) => {
     if (token === '$') return '$';
     usedArguments = true;
-    if (token === 'ARGUMENTS') return args;
+    if (token === 'ARGUMENTS') return grow(args);
     positional ??= splitArguments(args);
-    return positional[Number(token) - 1] ?? '';
+    return grow(positional[Number(token) - 1] ?? '');
   });
-  if (!usedArguments && args.trim() !== '') return `${expanded}\n\n${args}`;
+  if (!usedArguments && args.trim() !== '') expanded = `${expanded}\n\n${args}`;
+  if (Number.isFinite(maxChars) && codePoints(expanded) > maxChars)
+    throw new PromptTooLongError(maxChars);
   return expanded;
+}
+
+/** Code points, as limits.textChars counts them: a surrogate pair is one. */
+function codePoints(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 }
 
 /**

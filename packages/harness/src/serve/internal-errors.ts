@@ -1,0 +1,75 @@
+import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
+import { A2AError } from '@a2a-js/sdk/errors';
+import type { Logger } from 'pino';
+import { requestLog } from '../request-scope.js';
+
+/**
+ * What a client is told when the server fails (-32603 on JSON-RPC, 500 INTERNAL
+ * on HTTP+JSON); docs/security.md. The details go to the log, with the request
+ * id the response carries in `X-Request-Id`.
+ */
+export const INTERNAL_ERROR_MESSAGE =
+  'Internal error: the server could not complete this request. It was logged; quote the X-Request-Id response header when reporting it.';
+
+/** A protocol error is the client's to read; anything else is the server's own business. */
+function isInternal(error: unknown): boolean {
+  return !(error instanceof A2AError);
+}
+
+function hide(error: unknown, method: string, logger: Logger): unknown {
+  if (!isInternal(error)) return error;
+  logger.error({ err: error, method }, 'internal error answered as such');
+  return new Error(INTERNAL_ERROR_MESSAGE);
+}
+
+async function* hideInStream<T>(
+  stream: AsyncGenerator<T, void, undefined>,
+  method: string,
+  logger: Logger,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* stream;
+  } catch (error) {
+    throw hide(error, method, logger);
+  }
+}
+
+/**
+ * Issue 15, item 7: an error that is not a protocol error ("driver has already
+ * been destroyed" during a shutdown) reached clients verbatim and was not
+ * logged. Every method of `inner` is wrapped: such errors are logged, and the
+ * client gets {@link INTERNAL_ERROR_MESSAGE}.
+ */
+export function hidingInternalErrors(inner: A2ARequestHandler, logger: Logger): A2ARequestHandler {
+  return new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = String(property);
+      return (...args: unknown[]) => {
+        // Logged with the request's id: the call context is among the arguments.
+        const context = args.find((arg) => arg instanceof ServerCallContext);
+        const log = requestLog(context as ServerCallContext | undefined, logger);
+        let result: unknown;
+        try {
+          result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        } catch (error) {
+          throw hide(error, method, log);
+        }
+        if (result instanceof Promise)
+          return result.catch((error: unknown) => Promise.reject(hide(error, method, log)));
+        if (isAsyncGenerator(result)) return hideInStream(result, method, log);
+        return result;
+      };
+    },
+  });
+}
+
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, void, undefined> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncGenerator).next === 'function' &&
+    typeof (value as AsyncGenerator)[Symbol.asyncIterator] === 'function'
+  );
+}

@@ -1,0 +1,59 @@
+import type { Message, Task } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import { TASK_TABLE } from '@a2a-js/sdk/server/database';
+import { sql, type Kysely } from 'kysely';
+import { MESSAGES_TABLE, toRow, type MessagesTable } from './messages-table.js';
+
+/**
+ * A command would copy more history into new tasks than the owner's quota
+ * (limits.historyCharsPerOwner) leaves room for. `/fork` of a task with 8 MB of
+ * history stores 8 MB again for a 200-byte request: without a bound, one key
+ * holder fills the disk.
+ */
+export class HistoryQuotaError extends UnsupportedOperationError {
+  // The SDK maps errors to protocol codes by `name`: this one keeps UnsupportedOperationError's
+  // (-32004, as for limits.queuedPerTask), so a client reads the message, not "Internal error".
+  constructor(
+    readonly adding: number,
+    readonly stored: number,
+    readonly quota: number,
+  ) {
+    super(
+      `This would store ${adding} more characters of history, and your tasks already hold ${stored} of the ${quota} allowed (limits.historyCharsPerOwner).`,
+    );
+  }
+}
+
+/** Who owns what `context` stores, as the SDK's task store scopes it. */
+export function ownerScopeOf(context: ServerCallContext): { owner: string; tenant: string } {
+  return { owner: context.user?.userName || 'unknown', tenant: context.tenant ?? '' };
+}
+
+/** Characters of stored history in the tasks `context`'s caller owns. */
+export async function historyCharsOwned(
+  db: Kysely<MessagesTable>,
+  context: ServerCallContext,
+): Promise<number> {
+  const { owner, tenant } = ownerScopeOf(context);
+  const row = await sql<{ chars: number | string | null }>`
+    select coalesce(sum(length(m.message)), 0) as chars
+    from ${sql.table(MESSAGES_TABLE)} m
+    join ${sql.table(TASK_TABLE)} t on t.id = m.task_id
+    where t.owner = ${owner} and t.tenant = ${tenant}`.execute(db);
+  return Number(row.rows[0]?.chars ?? 0);
+}
+
+/** Characters the messages take as stored rows. */
+export function storedChars(messages: readonly Message[]): number {
+  let chars = 0;
+  for (const message of messages) chars += toRow('', 0, message).message.length;
+  return chars;
+}
+
+/** Characters the histories of new tasks will add. */
+export function historyCharsOf(tasks: readonly Task[]): number {
+  let chars = 0;
+  for (const task of tasks) chars += storedChars(task.history);
+  return chars;
+}
