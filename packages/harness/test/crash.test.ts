@@ -200,5 +200,5 @@ describe.each(storeKinds)('on %s', (kind) => {
       second.child.kill('SIGTERM');
       await second.exited;
     }
-  });
+  }, 120_000);
 });

@@ -46,7 +46,7 @@ export async function spawnHarness(
   const { url, listeningUrl } = await new Promise<{ url: string; listeningUrl: string }>(
     (resolve, reject) => {
       let buffer = '';
-      const timer = setTimeout(() => reject(new Error(`harness did not start: ${stderr}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`harness did not start: ${stderr}`)), 90_000);
       child.stdout!.on('data', (chunk: Buffer) => {
         buffer += chunk.toString();
         let newline: number;
