@@ -36,6 +36,7 @@ describe('built-in commands', () => {
       fork: '[<title>]',
       spawn: '<prompt>',
       tasks: '',
+      stop: '',
     });
     for (const spec of services.registry.specs()) expect(spec.description).not.toBe('');
   });
