@@ -33,15 +33,20 @@ export class CommandsCard {
   private cardJson: string;
   private cardEtag: string;
 
+  /**
+   * `extend` adds entries that also follow the registry, such as the command
+   * completion extension's; it runs on every rebuild.
+   */
   constructor(
     private readonly base: AgentCard,
     private readonly registry: CommandRegistry,
+    private readonly extend: (card: AgentCard) => AgentCard = (card) => card,
   ) {
-    this.card = withCommandsExtension(base, registry);
+    this.card = this.extend(withCommandsExtension(base, registry));
     this.cardJson = cardToJson(this.card);
     this.cardEtag = etagOf(this.cardJson);
     registry.onChange(() => {
-      this.card = withCommandsExtension(this.base, this.registry);
+      this.card = this.extend(withCommandsExtension(this.base, this.registry));
       this.cardJson = cardToJson(this.card);
       this.cardEtag = etagOf(this.cardJson);
     });

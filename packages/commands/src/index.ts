@@ -14,3 +14,14 @@ export { cardToJson, commandsExtension, withCommandsExtension, CommandsCard } fr
 export { CommandError } from './errors.js';
 export { isCommandExchange, withoutCommands } from './history.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';
+export * from './completion/spec.js';
+export {
+  completionExtension,
+  withCompletionExtension,
+  type CompletionCardOptions,
+} from './completion/card.js';
+export {
+  commandCompletionParamsSchema,
+  completionRequestSchema,
+  completionResponseSchema,
+} from './schema/completion.js';

@@ -7,6 +7,8 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { CommandsCard } from '../card.js';
+import { withCompletionExtension, type CompletionCardOptions } from '../completion/card.js';
+import { ArgumentCompletions } from '../completion/server.js';
 import { CommandRegistry } from '../registry.js';
 import { commandsContextBuilder } from './context-builder.js';
 import { CommandsRequestHandler } from './dispatch.js';
@@ -26,6 +28,11 @@ export interface CommandsServerOptions {
   requestHandlerOptions?: DefaultRequestHandlerOptions;
   onError?: (error: unknown, where: string) => void;
   signal?: AbortSignal;
+  /**
+   * Offer the command completion extension: its card entry names `endpoint`
+   * (the absolute URL where `commandsRoutes` serves it, `<base>/a2a/complete`).
+   */
+  completion?: CompletionCardOptions;
 }
 
 export interface CommandsServer {
@@ -38,12 +45,19 @@ export interface CommandsServer {
   contextBuilder: ServerCallContextBuilder;
   store: CommandsTaskStore;
   turns: TurnGate;
+  /** The completion route's logic, when `completion` was given. */
+  completions?: ArgumentCompletions;
 }
 
 /** Everything an SDK agent needs to offer commands, wired together. */
 export function createCommandsServer(options: CommandsServerOptions): CommandsServer {
   const registry = options.registry ?? new CommandRegistry();
-  const card = new CommandsCard(options.agentCard, registry);
+  const { completion } = options;
+  const card = new CommandsCard(
+    options.agentCard,
+    registry,
+    completion && ((base) => withCompletionExtension(base, registry, completion)),
+  );
   const store = new CommandsTaskStore(options.taskStore);
   const turns = new TurnGate(options.maxQueuedPerTask);
   const inner = new DefaultRequestHandler(
@@ -67,5 +81,15 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
     signal: options.signal,
     argumentChars: options.argumentChars,
   });
-  return { registry, card, requestHandler, contextBuilder: commandsContextBuilder(), store, turns };
+  const completions =
+    completion && new ArgumentCompletions({ registry, store, maxValues: completion.maxValues });
+  return {
+    registry,
+    card,
+    requestHandler,
+    contextBuilder: commandsContextBuilder(),
+    store,
+    turns,
+    completions,
+  };
 }

@@ -16,6 +16,7 @@ import {
 import { jsonRpcBody, restBody } from './body-limit.js';
 import { trackHangUp } from '../hang-up.js';
 import type { Harness } from './harness.js';
+import { COMPLETE_PATH } from './completion.js';
 import { requestLogging } from './logging.js';
 import { webUiRoutes } from './web-ui.js';
 
@@ -43,10 +44,12 @@ export function createApp(harness: Harness, logger: Logger): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH], a2aCors);
+  app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH, COMPLETE_PATH], a2aCors);
   if (harness.apiKeys) {
     app.use(JSONRPC_PATH, requireApiKey(harness.apiKeys, 'jsonrpc'));
     app.use(REST_PATH, requireApiKey(harness.apiKeys, 'rest'));
+    // The completion route sits behind the same keys (its spec's Security section).
+    app.use(COMPLETE_PATH, requireApiKey(harness.apiKeys, 'rest'));
   }
   // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
   app.use(JSONRPC_PATH, jsonRpcBody(harness.limits.bodyBytes), jsonRpcGuard);

@@ -17,6 +17,8 @@ import { turnRunner } from '../turns/run-turn.js';
 import { baseAgentCard, withBearerAuth } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
 import { MessageLimitsHandler } from './message-limits.js';
+import { harnessCompletions, withCompletion } from './completion.js';
+import type { ArgumentCompletions } from 'a2a-commands/server';
 import { BEARER_SCHEME_NAME } from './auth.js';
 
 export interface HarnessOptions {
@@ -47,6 +49,8 @@ export interface Harness {
   store: HarnessTaskStore;
   catalog: ModelCatalog;
   turns: TurnHandler;
+  /** The command completion extension's route logic (served by `commandsRoutes`). */
+  completions: ArgumentCompletions;
   apiKeys?: ApiKeys;
   /** Ends the turns in flight cleanly, stops watching command files and closes the database. */
   close(): Promise<void>;
@@ -96,6 +100,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const card = new CommandsCard(
     options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,
+    withCompletion(options.publicUrl, registry),
   );
   const shutdown = new AbortController();
 
@@ -154,6 +159,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     store,
     catalog,
     turns,
+    completions: harnessCompletions(registry, store),
     apiKeys: options.apiKeys,
     async close() {
       shutdown.abort();
