@@ -119,12 +119,15 @@ abstract class BaseWire {
     const deadline = Date.now() + this.options.timeoutMs;
     for (;;) {
       const left = deadline - Date.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const chunk = await Promise.race([
         reader.read(),
-        new Promise<'timeout'>((resolve) =>
-          setTimeout(() => resolve('timeout'), Math.max(0, left)),
-        ),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), Math.max(0, left));
+        }),
       ]);
+      // A pending timer would keep the CLI's process alive for the whole time limit.
+      clearTimeout(timer);
       if (chunk === 'timeout') {
         await reader.cancel().catch(() => undefined);
         return { events, headers: response.headers, ended: false };
