@@ -25,3 +25,4 @@ export {
   completionRequestSchema,
   completionResponseSchema,
 } from './schema/completion.js';
+export { builtinReplySchemas, commandRefusalSchema } from './schema/replies/index.js';
