@@ -12,7 +12,11 @@ const bin = fileURLToPath(new URL('../../commands/src/check/bin.ts', import.meta
 
 let harness: TestHarness;
 beforeAll(async () => {
-  harness = await startHarness({ apiKeys: new ApiKeys(parseApiKeyList(`checker=${KEY}`)) });
+  // A slow offline model, so that a command lands while the turn is still running.
+  harness = await startHarness({
+    apiKeys: new ApiKeys(parseApiKeyList(`checker=${KEY}`)),
+    config: { offline: { latencyMs: 30 } },
+  });
 });
 afterAll(() => harness.stop());
 
@@ -33,6 +37,9 @@ it('passes every check, on JSON-RPC and HTTP+JSON, the model checks and task_ref
       'task-ref',
     ]),
   );
+  for (const working of report.results.filter((r) => r.id === 'command-on-working-task')) {
+    expect(working.detail).toMatch(/^reply tagged in state TASK_STATE_WORKING, during the turn/);
+  }
 });
 
 it('without the key, the checks that call the agent fail, naming the refusal', async () => {

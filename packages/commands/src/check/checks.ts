@@ -2,7 +2,13 @@ import { Ajv } from 'ajv';
 import { hintRequiresArguments } from '../client/complete.js';
 import { commandsExtensionParamsSchema } from '../schema/index.js';
 import { COMMANDS_EXTENSION_URI, type CommandSpec } from '../spec.js';
-import { userMessage, type AgentWire, type WireMessage, type WireTask } from './wire.js';
+import {
+  AgentError,
+  userMessage,
+  type AgentWire,
+  type WireMessage,
+  type WireTask,
+} from './wire.js';
 
 /** What every check may use: the card, one binding, and the command it probes with. */
 export interface CheckEnv {
@@ -233,7 +239,11 @@ export const CHECKS: Check[] = [
         fail(`the reply carried ${seen}; the task was working, then ${after.status?.state}`);
       const last = turn.events.at(-1);
       const endState = last?.['statusUpdate']?.status?.state ?? last?.['task']?.status?.state;
-      return `reply tagged in state ${seen}; the turn's stream ended normally (last state ${endState ?? 'unknown'})`;
+      const during = seen === 'TASK_STATE_WORKING' || seen === 'TASK_STATE_SUBMITTED';
+      const when = during
+        ? `reply tagged in state ${seen}, during the turn`
+        : `the turn had ended before the command ran (reply tagged in state ${seen}), so the working case was not exercised`;
+      return `${when}; the turn's stream ended normally (last state ${endState ?? 'unknown'})`;
     },
   },
   {
@@ -252,7 +262,15 @@ export const CHECKS: Check[] = [
       }
       if (canceled.status?.state !== CANCELED)
         throw new CheckSkipped(`CancelTask left the task ${canceled.status?.state}`);
-      const task = await commandTask(env, `/${probe.name}`, created.id);
+      let task: WireTask;
+      try {
+        task = await commandTask(env, `/${probe.name}`, created.id);
+      } catch (error) {
+        const code = error instanceof AgentError ? ` ${String(error.code)}` : '';
+        fail(
+          `/${probe.name} on the canceled task was refused (error${code}: ${(error as Error).message})`,
+        );
+      }
       expectReply(task, probe.name, `/${probe.name} on the canceled task`);
       if (task.status?.state !== CANCELED)
         fail(`the reply carried ${task.status?.state}, not ${CANCELED}`);

@@ -2,7 +2,7 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { readCommands } from '../client/card.js';
 import { COMMAND_NAME_PATTERN, COMMANDS_EXTENSION_URI, type CommandSpec } from '../spec.js';
 import { CHECKS, CheckFailed, CheckSkipped, probeCommand, type Check } from './checks.js';
-import { wiresFor, type WireOptions } from './wire.js';
+import { AgentError, wiresFor, type WireOptions } from './wire.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -98,7 +98,13 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
       if (error instanceof CheckSkipped) record({ ...base, status: 'skip', detail: error.message });
       else if (error instanceof CheckFailed)
         record({ ...base, status: 'fail', detail: error.message });
-      else record({ ...base, status: 'fail', detail: `error: ${(error as Error).message}` });
+      else if (error instanceof AgentError) {
+        record({
+          ...base,
+          status: 'fail',
+          detail: `the agent answered error ${error.code}: ${error.message}`,
+        });
+      } else record({ ...base, status: 'fail', detail: `error: ${(error as Error).message}` });
     }
   };
 
