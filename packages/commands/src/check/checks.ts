@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the checker reads an unknown agent's raw wire JSON, which it checks field by field */
 import { Ajv } from 'ajv';
 import { hintRequiresArguments } from '../client/complete.js';
 import { commandsExtensionParamsSchema } from '../schema/index.js';

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the checker reads an unknown agent's raw wire JSON, which it checks field by field */
 import { COMMANDS_EXTENSION_URI } from '../spec.js';
 
 /** A wire-format message (A2A 1.0 JSON). */

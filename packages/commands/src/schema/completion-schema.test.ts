@@ -46,7 +46,7 @@ it('the examples in the spec text validate against its schemas', () => {
   const examples = text
     .split(/\r?\n(?=\{)/)
     .slice(1)
-    .map((chunk) => JSON.parse(chunk.slice(0, chunk.indexOf('\n}') + 2)) as Record<string, any>)
+    .map((chunk) => JSON.parse(chunk.slice(0, chunk.indexOf('\n}') + 2)) as Record<string, unknown>)
     .filter((block) => !('$id' in block));
   const [cardEntry, request, response] = examples;
   expect(ajv.validate(commandCompletionParamsSchema, cardEntry!['params'])).toBe(true);
