@@ -24,6 +24,14 @@ export function withCommandsExtension(card: AgentCard, registry: CommandRegistry
   };
 }
 
+export interface CommandsCardOptions {
+  /**
+   * Adds entries that also follow the registry, such as the command completion
+   * extension's (`withCompletionExtension`); it runs on every rebuild.
+   */
+  extend?: (card: AgentCard) => AgentCard;
+}
+
 /**
  * A card that follows the registry: rebuilt only when a command is registered
  * or removed, so serving it costs the same with 1 or 1,000 commands.
@@ -33,23 +41,24 @@ export class CommandsCard {
   private cardJson: string;
   private cardEtag: string;
 
-  /**
-   * `extend` adds entries that also follow the registry, such as the command
-   * completion extension's; it runs on every rebuild.
-   */
   constructor(
     private readonly base: AgentCard,
     private readonly registry: CommandRegistry,
-    private readonly extend: (card: AgentCard) => AgentCard = (card) => card,
+    private readonly options: CommandsCardOptions = {},
   ) {
-    this.card = this.extend(withCommandsExtension(base, registry));
+    this.card = this.build();
     this.cardJson = cardToJson(this.card);
     this.cardEtag = etagOf(this.cardJson);
     registry.onChange(() => {
-      this.card = this.extend(withCommandsExtension(this.base, this.registry));
+      this.card = this.build();
       this.cardJson = cardToJson(this.card);
       this.cardEtag = etagOf(this.cardJson);
     });
+  }
+
+  private build(): AgentCard {
+    const card = withCommandsExtension(this.base, this.registry);
+    return this.options.extend ? this.options.extend(card) : card;
   }
 
   /** The current card. Do not mutate it. */

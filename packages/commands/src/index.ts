@@ -10,7 +10,13 @@ export {
   type ParsedCommand,
   type ParsedCommandText,
 } from './parse.js';
-export { cardToJson, commandsExtension, withCommandsExtension, CommandsCard } from './card.js';
+export {
+  cardToJson,
+  commandsExtension,
+  withCommandsExtension,
+  CommandsCard,
+  type CommandsCardOptions,
+} from './card.js';
 export { CommandError } from './errors.js';
 export { isCommandExchange, withoutCommands } from './history.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';

@@ -56,7 +56,7 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
   const card = new CommandsCard(
     options.agentCard,
     registry,
-    completion && ((base) => withCompletionExtension(base, registry, completion)),
+    completion && { extend: (base) => withCompletionExtension(base, registry, completion) },
   );
   const store = new CommandsTaskStore(options.taskStore);
   const turns = new TurnGate(options.maxQueuedPerTask);

@@ -100,7 +100,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const card = new CommandsCard(
     options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,
-    withCompletion(options.publicUrl, registry),
+    { extend: withCompletion(options.publicUrl, registry) },
   );
   const shutdown = new AbortController();
 
