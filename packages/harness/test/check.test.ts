@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop());
 
-it('passes every check, on JSON-RPC and HTTP+JSON, the model checks and task_ref included', async () => {
+it('passes every check, on JSON-RPC and HTTP+JSON, the model checks, task_ref and completion included', async () => {
   const report = await checkAgent(harness.url, { apiKey: KEY });
   expect(report.bindings).toEqual(['JSONRPC', 'HTTP+JSON']);
   expect(report.results.filter((r) => r.status !== 'pass')).toEqual([]);
@@ -35,6 +35,7 @@ it('passes every check, on JSON-RPC and HTTP+JSON, the model checks and task_ref
       'command-on-working-task',
       'command-on-ended-task',
       'task-ref',
+      'completion-entry',
     ]),
   );
   for (const working of report.results.filter((r) => r.id === 'command-on-working-task')) {
@@ -67,5 +68,5 @@ it('the bin, run as a process: exit 0 and a JSON report', async () => {
     { timeout: 90_000 },
   );
   const report = JSON.parse(stdout) as { summary: Record<string, number> };
-  expect(report.summary).toEqual({ pass: 13, fail: 0, skip: 4 });
+  expect(report.summary).toEqual({ pass: 14, fail: 0, skip: 4 });
 }, 120_000);

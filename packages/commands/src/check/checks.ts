@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the checker reads an unknown agent's raw wire JSON, which it checks field by field */
 import { Ajv } from 'ajv';
 import { hintRequiresArguments } from '../client/complete.js';
+import { COMMAND_COMPLETION_EXTENSION_URI } from '../completion/spec.js';
+import { commandCompletionParamsSchema, completionResponseSchema } from '../schema/completion.js';
 import { commandsExtensionParamsSchema } from '../schema/index.js';
 import { COMMANDS_EXTENSION_URI, type CommandSpec } from '../spec.js';
 import {
@@ -19,6 +21,8 @@ export interface CheckEnv {
   probe: CommandSpec | undefined;
   /** A command that creates a sub-task, with its arguments: `fork` when listed. */
   subtaskCommand: string | undefined;
+  /** POSTs JSON to any URL with the checker's credentials (for the completion route). */
+  post(url: string, body: unknown): Promise<{ status: number; body: any }>;
 }
 
 export class CheckFailed extends Error {}
@@ -309,6 +313,75 @@ export const CHECKS: Check[] = [
     },
   },
 ];
+
+function schemaErrors(schema: Record<string, unknown>, value: unknown): string | undefined {
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  if (validate(value)) return undefined;
+  return (validate.errors ?? [])
+    .map((e) => `${e.instancePath || '(root)'} ${e.message}`)
+    .join('; ');
+}
+
+/** The companion extension (docs/spec/command-completion-v1.txt), checked when the card claims it. */
+export const COMPLETION_CHECK: Check = {
+  id: 'completion-entry',
+  title: 'the command completion extension, when claimed: its entry and a request follow its spec',
+  perBinding: false,
+  async run({ card, post }) {
+    const extensions: any[] = card?.capabilities?.extensions ?? [];
+    const entry = extensions.find((ext) => ext?.uri === COMMAND_COMPLETION_EXTENSION_URI);
+    if (!entry) throw new CheckSkipped('the card does not offer the command completion extension');
+    const params = entry.params ?? {};
+    const broken = schemaErrors(commandCompletionParamsSchema, params);
+    if (broken) fail(`params break the schema: ${broken}`);
+    const listed = new Set(
+      (extensions.find((ext) => ext?.uri === COMMANDS_EXTENSION_URI)?.params?.commands ?? []).map(
+        (c: CommandSpec) => c.name,
+      ),
+    );
+    const unlisted = (params.commands as Array<{ name: string }>)
+      .map((c) => c.name)
+      .filter((name) => !listed.has(name));
+    if (unlisted.length > 0)
+      fail(`commands the Commands entry does not list: ${unlisted.join(', ')}`);
+    const unknown = await post(params.endpoint, {
+      command: 'no-such-command-x',
+      argument: { index: 0, value: '' },
+    });
+    if (unknown.status !== 404 || unknown.body?.error?.code !== 'unknown-command') {
+      fail(
+        `an unknown command got ${unknown.status} ${JSON.stringify(unknown.body)}, not 404 unknown-command`,
+      );
+    }
+    const asked = (
+      params.commands as Array<{
+        name: string;
+        arguments: Array<{ dynamic?: boolean; choices?: unknown[] }>;
+      }>
+    )
+      .flatMap((c) =>
+        c.arguments.map((a, index) => ({
+          command: c.name,
+          index,
+          offers: a.dynamic === true || (a.choices?.length ?? 0) > 0,
+        })),
+      )
+      .find((a) => a.offers);
+    if (!asked) return 'the entry is valid; no argument offers values to ask for';
+    const answer = await post(params.endpoint, {
+      command: asked.command,
+      argument: { index: asked.index, value: '' },
+    });
+    if (answer.status !== 200)
+      fail(`/${asked.command}'s values got HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
+    const bad = schemaErrors(completionResponseSchema, answer.body);
+    if (bad) fail(`/${asked.command}'s values break the response schema: ${bad}`);
+    const max = params.max_values ?? 50;
+    if (answer.body.values.length > max)
+      fail(`${answer.body.values.length} values, over max_values ${max}`);
+    return `the entry is valid; /${asked.command} got ${answer.body.values.length} values; an unknown command got 404 unknown-command`;
+  },
+};
 
 /** The command the checks probe with: `/help` when listed, else the first without a required argument. */
 export function probeCommand(commands: readonly CommandSpec[]): CommandSpec | undefined {

@@ -2,7 +2,14 @@
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { readCommands } from '../client/card.js';
 import { COMMAND_NAME_PATTERN, COMMANDS_EXTENSION_URI, type CommandSpec } from '../spec.js';
-import { CHECKS, CheckFailed, CheckSkipped, probeCommand, type Check } from './checks.js';
+import {
+  CHECKS,
+  COMPLETION_CHECK,
+  CheckFailed,
+  CheckSkipped,
+  probeCommand,
+  type Check,
+} from './checks.js';
 import { AgentError, wiresFor, type WireOptions } from './wire.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
@@ -76,6 +83,23 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     options.subtaskCommand ??
     (commands.some((command) => command.name === 'fork') ? 'fork' : undefined);
 
+  const post = async (target: string, body: unknown) => {
+    const answer = await (options.fetch ?? fetch)(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(wireOptions.timeoutMs),
+    });
+    const text = await answer.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text.slice(0, 200);
+    }
+    return { status: answer.status, body: parsed as any };
+  };
+
   const run = async (check: Check, binding?: string) => {
     const base = {
       id: check.id,
@@ -93,7 +117,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
       return;
     }
     try {
-      const detail = await check.run({ card, wire, probe, subtaskCommand });
+      const detail = await check.run({ card, wire, probe, subtaskCommand, post });
       record({ ...base, status: 'pass', detail });
     } catch (error) {
       if (error instanceof CheckSkipped) record({ ...base, status: 'skip', detail: error.message });
@@ -109,7 +133,9 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     }
   };
 
-  for (const check of CHECKS.filter((c) => c.perBinding === false)) await run(check);
+  for (const check of [...CHECKS, COMPLETION_CHECK].filter((c) => c.perBinding === false)) {
+    await run(check);
+  }
   for (const wire of wires) {
     for (const check of CHECKS.filter((c) => c.perBinding !== false))
       await run(check, wire.binding);

@@ -4,7 +4,7 @@
  * fault planted it follows the spec, so each failure is the planted fault's.
  */
 import express from 'express';
-import { COMMANDS_EXTENSION_URI } from 'a2a-commands';
+import { COMMAND_COMPLETION_EXTENSION_URI, COMMANDS_EXTENSION_URI } from 'a2a-commands';
 import { listen, type Listening } from './http.js';
 
 export const FAULTS = {
@@ -17,6 +17,7 @@ export const FAULTS = {
   'working-state-lies': 'command-on-working-task',
   'ended-task-refused': 'command-on-ended-task',
   'dangling-task-ref': 'task-ref',
+  'completion-bad-entry': 'completion-entry',
 } as const;
 
 export type Fault = keyof typeof FAULTS;
@@ -56,6 +57,18 @@ export async function startBrokenAgent(faults: Fault[] = []): Promise<Listening>
         streaming: true,
         extensions: [
           { uri: COMMANDS_EXTENSION_URI, required: false, params: { commands: listed } },
+          // Claims completion with params off its schema: no endpoint, and a key it does not define.
+          ...(has('completion-bad-entry')
+            ? [
+                {
+                  uri: COMMAND_COMPLETION_EXTENSION_URI,
+                  required: false,
+                  params: {
+                    commands: [{ name: 'help', arguments: [{ name: 'command', values: ['x'] }] }],
+                  },
+                },
+              ]
+            : []),
         ],
       },
     });
