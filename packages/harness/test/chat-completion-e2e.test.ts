@@ -67,6 +67,8 @@ it('typing narrows the values; /title offers none and shows its hint', async () 
   await terminal.waitFor('› /model openai/gpt-fast');
 
   terminal.keys('C-u');
+  // Wait for the empty line: under load, a key sent at once could arrive in the same read.
+  await terminal.waitFor('›  Type a message');
   terminal.type('/title ');
   await terminal.waitFor('› /title  [<title>]');
   await new Promise((resolve) => setTimeout(resolve, 500));
