@@ -12,6 +12,7 @@ import { writeResults, type Row, type Target } from './lib/report.js';
 import { repoRoot, startServer, type ServerProcess } from './lib/servers.js';
 import { percentile, ratio, type Figure } from './lib/stats.js';
 import { cardThroughput, completePerKeystroke } from './sections/card-size.js';
+import { completionRoundTrip } from './sections/completion.js';
 import { seedHistories } from './sections/history.js';
 import { newTask, roundTrip } from './sections/round-trip.js';
 import { streamingLoad } from './sections/under-load.js';
@@ -140,6 +141,31 @@ try {
   target('C /help throughput @32 ÷ A', c32, '≥ 1.0 (stretch 1.2)', c32 >= 1);
   const cP50 = ratio(trips.C!.p50, floor.p50);
   target('C /help p50 ÷ A', cP50, '≤ 1.0', cP50 <= 1);
+
+  // 1b: argument completion (POST /a2a/complete) beside /help, on server C.
+  log('completion: /model and /help values beside the /help command, on C');
+  const completion = await completionRoundTrip(c.url, dTask, {
+    calls: quick ? 300 : 1000,
+    rounds: plan.rounds,
+    inFlight: [32],
+    secondsEach: plan.secondsEach,
+  });
+  results.completion = completion;
+  for (const name of ['complete /model', 'complete /help']) {
+    const t = completion[name]!;
+    rows.push({
+      figure: `${name} p50`,
+      value: fmt(t.p50, 'ms', 3),
+      ratio: ratio(t.p50, completion['/help']!.p50),
+      ratioTo: '/help p50',
+    });
+    rows.push({
+      figure: `${name} throughput @32`,
+      value: fmt(t.throughput[32]!, '/s', 0),
+      ratio: ratio(t.throughput[32]!, completion['/help']!.throughput[32]!),
+      ratioTo: '/help @32',
+    });
+  }
 
   // 2: the pass-through, in rounds of its own beside A: a model turn is an order slower than a command.
   log('pass-through: an ordinary message to the offline model, beside A and A+model, 32 in flight');

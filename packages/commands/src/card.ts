@@ -24,6 +24,14 @@ export function withCommandsExtension(card: AgentCard, registry: CommandRegistry
   };
 }
 
+export interface CommandsCardOptions {
+  /**
+   * Adds entries that also follow the registry, such as the command completion
+   * extension's (`withCompletionExtension`); it runs on every rebuild.
+   */
+  extend?: (card: AgentCard) => AgentCard;
+}
+
 /**
  * A card that follows the registry: rebuilt when it is next read after a
  * command is registered or removed, so serving it costs the same with 1 or
@@ -36,6 +44,7 @@ export class CommandsCard {
   constructor(
     private readonly base: AgentCard,
     private readonly registry: CommandRegistry,
+    private readonly options: CommandsCardOptions = {},
   ) {
     registry.onChange(() => {
       this.built = undefined;
@@ -44,7 +53,8 @@ export class CommandsCard {
 
   private get latest(): { card: AgentCard; json: string; etag: string } {
     if (!this.built) {
-      const card = withCommandsExtension(this.base, this.registry);
+      const commands = withCommandsExtension(this.base, this.registry);
+      const card = this.options.extend ? this.options.extend(commands) : commands;
       const json = cardToJson(card);
       this.built = { card, json, etag: etagOf(json) };
     }

@@ -1,5 +1,6 @@
 import type { Message, TaskState } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { CompletionValue } from './completion/spec.js';
 
 export type TaskMetadata = Record<string, unknown>;
 
@@ -73,7 +74,47 @@ export interface CommandDefinition {
   name: string;
   description: string;
   argument_hint?: string;
+  /** Positional arguments, for the command completion extension; none when absent. */
+  arguments?: CommandArgument[];
   run: CommandRun;
+}
+
+/** What a completer is told: the argument being typed, and who is typing it. */
+export interface CompletionContext {
+  /** The command's name, without the slash. */
+  readonly command: string;
+  /** The argument's position, from 0. */
+  readonly index: number;
+  /** What has been typed of it so far. */
+  readonly value: string;
+  /** The arguments before it, as typed. */
+  readonly previous: readonly string[];
+  readonly caller: Caller;
+  /** The task the user is typing in, when the request named one the caller may see. */
+  readonly task?: { readonly id: string; readonly contextId: string };
+  /** The conversation: the task's, or the one the request named. */
+  readonly contextId?: string;
+  /** The SDK's call context: pass it to the task store so reads are scoped to the caller. */
+  readonly callContext: ServerCallContext;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Computes values for one argument. It may return every value: the library
+ * matches them against what was typed and applies the cap. It must only read.
+ */
+export type ArgumentCompleter = (
+  context: CompletionContext,
+) => CompletionValue[] | Promise<CompletionValue[]>;
+
+/** One positional argument of a command. */
+export interface CommandArgument {
+  name: string;
+  description?: string;
+  /** Fixed values, published on the card. */
+  choices?: CompletionValue[];
+  /** Values that depend on the caller or the task, asked for while the user types. */
+  complete?: ArgumentCompleter;
 }
 
 /** A command as the registry keeps it: validated, with its hint defaulted. */

@@ -10,7 +10,25 @@ export {
   type ParsedCommand,
   type ParsedCommandText,
 } from './parse.js';
-export { cardToJson, commandsExtension, withCommandsExtension, CommandsCard } from './card.js';
+export {
+  cardToJson,
+  commandsExtension,
+  withCommandsExtension,
+  CommandsCard,
+  type CommandsCardOptions,
+} from './card.js';
 export { CommandError } from './errors.js';
 export { isCommandExchange, withoutCommands } from './history.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';
+export * from './completion/spec.js';
+export {
+  completionExtension,
+  withCompletionExtension,
+  type CompletionCardOptions,
+} from './completion/card.js';
+export {
+  commandCompletionParamsSchema,
+  completionRequestSchema,
+  completionResponseSchema,
+} from './schema/completion.js';
+export { builtinReplySchemas, commandRefusalSchema } from './schema/replies/index.js';

@@ -1,4 +1,4 @@
-import type { CommandDefinition, RegisteredCommand } from './command.js';
+import type { CommandArgument, CommandDefinition, RegisteredCommand } from './command.js';
 import { COMMAND_NAME_PATTERN, type CommandSpec } from './spec.js';
 
 export type RegistryListener = () => void;
@@ -74,7 +74,7 @@ export class CommandRegistry {
 }
 
 function validate(definition: CommandDefinition): RegisteredCommand {
-  const { name, description, argument_hint = '', run } = definition;
+  const { name, description, argument_hint = '', run, arguments: args } = definition;
   if (typeof name !== 'string' || !COMMAND_NAME_PATTERN.test(name)) {
     throw new CommandRegistrationError(
       `invalid command name ${JSON.stringify(name)}: it must match [a-z][a-z0-9-]*`,
@@ -89,5 +89,28 @@ function validate(definition: CommandDefinition): RegisteredCommand {
   if (typeof run !== 'function') {
     throw new CommandRegistrationError(`command "/${name}" needs a run function`);
   }
-  return { name, description, argument_hint, run };
+  if (args !== undefined) validateArguments(name, args);
+  return args === undefined
+    ? { name, description, argument_hint, run }
+    : { name, description, argument_hint, run, arguments: args };
+}
+
+function validateArguments(command: string, args: unknown): void {
+  if (!Array.isArray(args)) {
+    throw new CommandRegistrationError(`command "/${command}": arguments must be an array`);
+  }
+  for (const [index, argument] of (args as CommandArgument[]).entries()) {
+    const where = `command "/${command}", argument ${index}`;
+    if (typeof argument?.name !== 'string' || argument.name === '') {
+      throw new CommandRegistrationError(`${where} needs a non-empty name`);
+    }
+    if (argument.complete !== undefined && typeof argument.complete !== 'function') {
+      throw new CommandRegistrationError(`${where}: complete must be a function`);
+    }
+    for (const choice of argument.choices ?? []) {
+      if (typeof choice?.value !== 'string' || choice.value === '') {
+        throw new CommandRegistrationError(`${where}: every choice needs a non-empty value`);
+      }
+    }
+  }
 }

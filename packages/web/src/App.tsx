@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import type { Problem } from './a2a/errors.js';
@@ -165,6 +165,15 @@ export function App() {
   }, [title, session]);
 
   const commands = session?.commands ?? [];
+  const completionTaskId = transcript.taskId;
+  const argumentValues = useMemo(
+    () =>
+      session?.completion
+        ? (input: string, signal: AbortSignal) =>
+            session.completeArgument(input, completionTaskId, signal)
+        : undefined,
+    [session, completionTaskId],
+  );
   return (
     <div className={`app${drawerOpen ? ' drawer-open' : ''}`}>
       <Sidebar
@@ -236,6 +245,7 @@ export function App() {
           )}
           <Composer
             commands={commands}
+            argumentValues={argumentValues}
             onSend={chat.send}
             disabled={!session}
             sendDisabled={chat.starting}

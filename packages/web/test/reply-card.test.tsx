@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Entry, ReplyEntry } from '../src/a2a/transcript.js';
 import { Conversation } from '../src/components/Conversation.js';
 import { ReplyCard } from '../src/components/ReplyCard.js';
-import { asModelData, summaryOf } from '../src/components/reply-view.js';
+import { asModelData, isErrorReply, summaryOf } from '../src/components/reply-view.js';
 
 afterEach(cleanup);
 
@@ -160,6 +160,13 @@ describe('reply-view', () => {
       models: [{ id: 'b', provider: 'p' }],
     });
     expect(asModelData(null)).toBeUndefined();
+  });
+
+  it('knows a refusal by its data part: a named error, or the shared {code, message}', () => {
+    expect(isErrorReply({ error: 'unknown_command', command: 'x', suggestions: [] })).toBe(true);
+    expect(isErrorReply({ error: { code: 'missing-argument', message: 'Type one.' } })).toBe(true);
+    expect(isErrorReply({ error: { message: 'no code' } })).toBe(false);
+    expect(isErrorReply({ current: 'offline/echo', models: [] })).toBe(false);
   });
 
   it('summarises text up to the first blank line', () => {

@@ -3,6 +3,9 @@ import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/exp
 import { gzipSync } from 'node:zlib';
 import { Router, type RequestHandler } from 'express';
 import type { CommandsCard } from '../card.js';
+import type { ArgumentCompletions } from '../completion/server.js';
+import { DEFAULT_COMPLETION_PATH } from '../completion/spec.js';
+import { completionRoute } from './completion-route.js';
 import type { A2ARequestHandler, ServerCallContextBuilder } from '@a2a-js/sdk/server';
 
 /**
@@ -46,6 +49,8 @@ export interface CommandsRoutesOptions {
   jsonRpcPath?: string;
   /** Where HTTP+JSON is served; `/a2a/rest` by default. */
   restPath?: string;
+  /** Where the completion route is served, when the target has `completions`; `/a2a/complete` by default. */
+  completionPath?: string;
   userBuilder?: UserBuilder;
   /**
    * Also serve A2A 0.3 requests (no `A2A-Version` header, or `0.3`) through the
@@ -59,6 +64,8 @@ export interface CommandsRoutesTarget {
   card: CommandsCard;
   requestHandler: A2ARequestHandler;
   contextBuilder: ServerCallContextBuilder;
+  /** The command completion extension's logic; its route is served when present. */
+  completions?: ArgumentCompletions;
 }
 
 /** The card, JSON-RPC and HTTP+JSON routes of a commands-enabled agent, as one router. */
@@ -79,5 +86,12 @@ export function commandsRoutes(
     options.restPath ?? '/a2a/rest',
     restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
   );
+  if (server.completions) {
+    router.use(
+      options.completionPath ?? DEFAULT_COMPLETION_PATH,
+      completionRoute(server.completions, { userBuilder }),
+    );
+  }
   return router;
 }
+export { completionRoute, type CompletionRouteOptions } from './completion-route.js';

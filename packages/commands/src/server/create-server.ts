@@ -8,6 +8,8 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { CommandsCard } from '../card.js';
+import { withCompletionExtension, type CompletionCardOptions } from '../completion/card.js';
+import { ArgumentCompletions } from '../completion/server.js';
 import { CommandRegistry } from '../registry.js';
 import { commandsContextBuilder } from './context-builder.js';
 import { CommandsRequestHandler } from './dispatch.js';
@@ -27,6 +29,11 @@ export interface CommandsServerOptions {
   requestHandlerOptions?: DefaultRequestHandlerOptions;
   onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   signal?: AbortSignal;
+  /**
+   * Offer the command completion extension: its card entry names `endpoint`
+   * (the absolute URL where `commandsRoutes` serves it, `<base>/a2a/complete`).
+   */
+  completion?: CompletionCardOptions;
 }
 
 export interface CommandsServer {
@@ -39,12 +46,19 @@ export interface CommandsServer {
   contextBuilder: ServerCallContextBuilder;
   store: CommandsTaskStore;
   turns: TurnGate;
+  /** The completion route's logic, when `completion` was given. */
+  completions?: ArgumentCompletions;
 }
 
 /** Everything an SDK agent needs to offer commands, wired together. */
 export function createCommandsServer(options: CommandsServerOptions): CommandsServer {
   const registry = options.registry ?? new CommandRegistry();
-  const card = new CommandsCard(options.agentCard, registry);
+  const { completion } = options;
+  const card = new CommandsCard(
+    options.agentCard,
+    registry,
+    completion && { extend: (base) => withCompletionExtension(base, registry, completion) },
+  );
   const store = new CommandsTaskStore(options.taskStore);
   const turns = new TurnGate(options.maxQueuedPerTask);
   const inner = new DefaultRequestHandler(
@@ -68,5 +82,15 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
     signal: options.signal,
     argumentChars: options.argumentChars,
   });
-  return { registry, card, requestHandler, contextBuilder: commandsContextBuilder(), store, turns };
+  const completions =
+    completion && new ArgumentCompletions({ registry, store, maxValues: completion.maxValues });
+  return {
+    registry,
+    card,
+    requestHandler,
+    contextBuilder: commandsContextBuilder(),
+    store,
+    turns,
+    completions,
+  };
 }

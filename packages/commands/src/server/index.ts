@@ -17,3 +17,9 @@ export { LiveStreams, taskIdOfEvent, type StreamRelay } from './live-streams.js'
 export { CommandRunner, type CommandOutcome, type CommandRunnerOptions } from './run-command.js';
 export { replyMessage, replyMetadata, commandReplyEvent } from './reply.js';
 export { KeyedLock } from './keyed-lock.js';
+export {
+  ArgumentCompletions,
+  CompletionRefusal,
+  type ArgumentCompletionsOptions,
+} from '../completion/server.js';
+export { matchValues } from '../completion/match.js';

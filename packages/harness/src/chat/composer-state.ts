@@ -2,6 +2,8 @@ import type { Key } from 'ink';
 import {
   argumentHintState,
   complete,
+  takeValue,
+  type ArgumentValues,
   type CommandSpec,
   type Completion,
 } from 'a2a-commands/client';
@@ -19,6 +21,8 @@ export interface ComposerState {
   dismissed: boolean;
   /** Why Enter did not send. */
   message?: string;
+  /** The values the agent offered for the argument being typed in `input`. */
+  values?: { input: string; offered: ArgumentValues };
 }
 
 export const INITIAL_COMPOSER: ComposerState = {
@@ -41,6 +45,34 @@ export function completionsOf(
 ): Completion[] {
   if (state.dismissed || commands.length === 0 || !state.line.text.startsWith('/')) return [];
   return complete(state.line.text, commands);
+}
+
+/** The open list of argument values: shown while the names list is closed, for exactly this text. */
+export function valuesOf(
+  state: ComposerState,
+  commands: readonly CommandSpec[],
+): ArgumentValues | undefined {
+  const { values } = state;
+  if (state.dismissed || !values || values.input !== state.line.text) return undefined;
+  if (values.offered.values.length === 0 || completionsOf(state, commands).length > 0) {
+    return undefined;
+  }
+  return values.offered;
+}
+
+/** Up and Down move, Tab takes the value, Esc closes; Enter still sends what is typed. */
+function valuesKey(state: ComposerState, key: Key, offered: ArgumentValues): KeyResult | undefined {
+  const count = offered.values.length;
+  if (key.upArrow) return { state: { ...state, selected: (state.selected - 1 + count) % count } };
+  if (key.downArrow) return { state: { ...state, selected: (state.selected + 1) % count } };
+  if (key.escape) return { state: { ...state, dismissed: true } };
+  if (key.tab) {
+    const chosen = offered.values[Math.min(state.selected, count - 1)]!;
+    return {
+      state: withLine(state, lineOf(takeValue(state.line.text, offered.position, chosen.value))),
+    };
+  }
+  return undefined;
 }
 
 /** The `<...>` parts of a hint outside every `[...]`: what must be typed. */
@@ -136,6 +168,11 @@ export function composerKey(
   const items = completionsOf(state, commands);
   if (items.length > 0) {
     const handled = listKey(state, key, items, commands);
+    if (handled) return handled;
+  }
+  const offered = valuesOf(state, commands);
+  if (offered) {
+    const handled = valuesKey(state, key, offered);
     if (handled) return handled;
   }
   const { line } = state;

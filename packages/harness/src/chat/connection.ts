@@ -6,7 +6,12 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
-import { readCommands, type CommandSpec } from 'a2a-commands/client';
+import {
+  readCommands,
+  readCompletion,
+  type CommandCompletionParams,
+  type CommandSpec,
+} from 'a2a-commands/client';
 import { describeError, isTaskNotFound } from './errors.js';
 import { sanitizeLine } from './sanitize.js';
 
@@ -22,6 +27,10 @@ export interface Connection {
   agentName: string;
   /** The card's commands; `[]` for an agent without the commands extension. */
   commands: readonly CommandSpec[];
+  /** The command completion extension's params; undefined when the agent does not offer it. */
+  completion?: CommandCompletionParams;
+  /** How to reach the completion route: with the key, like every A2A call. */
+  fetch?: typeof fetch;
 }
 
 /** A failure a person can act on; the CLI prints its message and exits non-zero. */
@@ -85,6 +94,8 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     card,
     agentName: sanitizeLine(card.name || 'agent'),
     commands: readCommands(card),
+    completion: readCompletion(card),
+    fetch: fetchImpl,
   };
 }
 

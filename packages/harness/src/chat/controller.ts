@@ -1,8 +1,10 @@
 import { TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
+  completeArgument,
   isCommandReply,
   parseCommandText,
+  type ArgumentValues,
   sendText,
   streamText,
   taskRefOf,
@@ -24,7 +26,8 @@ import { HOME, isEnded, RUNNING, shortId, stateWords, viewOf, type TaskView } fr
 /** What a Ctrl+C did. */
 export type Interrupt = 'canceling' | 'armed' | 'quit';
 
-type Session = Pick<Connection, 'client' | 'url' | 'agentName' | 'commands'>;
+type Session = Pick<Connection, 'client' | 'url' | 'agentName' | 'commands'> &
+  Partial<Pick<Connection, 'completion' | 'fetch'>>;
 
 /**
  * The chat's state and everything it does over A2A, without any UI: the App
@@ -57,6 +60,18 @@ export class ChatController {
   getState = (): ChatState => this.store.getState();
 
   subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
+
+  /**
+   * Values for the argument being typed in `input`, from the card's choices or
+   * the agent (for this caller and the task in view); undefined when the agent
+   * offers none, and the composer shows the hint.
+   */
+  argumentValues = (input: string, signal: AbortSignal): Promise<ArgumentValues | undefined> =>
+    completeArgument(input, this.session.completion, {
+      fetch: this.session.fetch,
+      taskId: this.activeView().taskId,
+      signal,
+    });
 
   activeView(): TaskView {
     return this.store.view(this.getState().active);

@@ -16,6 +16,7 @@ import {
 import { jsonRpcBody, restBody } from './body-limit.js';
 import { LEGACY_HTTP_EXTENSION_HEADER, legacyV03Front } from './legacy-v03/index.js';
 import type { Harness } from './harness.js';
+import { COMPLETE_PATH } from './completion.js';
 import { requestLogging } from './logging.js';
 import { metricsRoute } from './metrics-route.js';
 import { RateLimiter } from './rate-limits.js';
@@ -61,10 +62,12 @@ export function createApp(
     }, next);
   });
   if (observe) app.use(metricsRoute(observe.metrics, harness.apiKeys, observe.metricsPublic));
-  app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH], a2aCors);
+  app.use([`/${AGENT_CARD_PATH}`, JSONRPC_PATH, REST_PATH, COMPLETE_PATH], a2aCors);
   if (harness.apiKeys) {
     app.use(JSONRPC_PATH, requireApiKey(harness.apiKeys, 'jsonrpc'));
     app.use(REST_PATH, requireApiKey(harness.apiKeys, 'rest'));
+    // The completion route sits behind the same keys (its spec's Security section).
+    app.use(COMPLETE_PATH, requireApiKey(harness.apiKeys, 'rest'));
   }
   // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
   app.use(JSONRPC_PATH, jsonRpcBody(harness.limits.bodyBytes), jsonRpcGuard);

@@ -25,6 +25,8 @@ import type { ApiKeys } from './api-keys.js';
 import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
 import { MessageRetries } from './message-retries.js';
+import { harnessCompletions, withCompletion } from './completion.js';
+import type { ArgumentCompletions } from 'a2a-commands/server';
 import { BEARER_SCHEME_NAME } from './auth.js';
 
 export interface HarnessOptions {
@@ -57,6 +59,8 @@ export interface Harness {
   store: HarnessTaskStore;
   catalog: ModelCatalog;
   turns: TurnLifecycle;
+  /** The command completion extension's route logic (served by `commandsRoutes`). */
+  completions: ArgumentCompletions;
   apiKeys?: ApiKeys;
   /** For `/readyz`: the database answers and its schema is up to date; on a cluster, LISTEN is up. */
   readiness(): Promise<Readiness>;
@@ -112,6 +116,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const card = new CommandsCard(
     options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,
+    { extend: withCompletion(options.publicUrl, registry) },
   );
   const shutdown = new AbortController();
 
@@ -190,6 +195,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     store,
     catalog,
     turns,
+    completions: harnessCompletions(registry, store),
     apiKeys: options.apiKeys,
     async readiness() {
       const open = shutdown.signal.aborted

@@ -47,10 +47,7 @@ export interface RunningHarness {
 export async function serve(options: ServeOptions): Promise<RunningHarness> {
   const limits = resolveLimits(options.config.limits);
   const startUp = startUpSwitch();
-  const server = createServer(
-    { connectionsCheckingInterval: TIMEOUT_CHECK_MS },
-    startUp.listener,
-  );
+  const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, startUp.listener);
   applyConnectionLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

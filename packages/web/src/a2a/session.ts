@@ -9,7 +9,11 @@ import {
 } from '@a2a-js/sdk/client';
 import {
   commandRequestOptions,
+  completeArgument,
   readCommands,
+  readCompletion,
+  type ArgumentValues,
+  type CommandCompletionParams,
   replyData,
   replyMessageOf,
   sendText,
@@ -46,7 +50,23 @@ export class AgentSession {
     readonly client: Client,
     readonly card: AgentCard,
     readonly commands: readonly CommandSpec[],
+    /** The command completion extension's params; undefined when the agent does not offer it. */
+    readonly completion: CommandCompletionParams | undefined,
+    private readonly fetchImpl: typeof fetch,
   ) {}
+
+  /**
+   * Values for the argument being typed in `input` (the card's choices, or the
+   * agent's values for the caller and `taskId`); undefined when it offers none,
+   * so the chat shows the hint instead.
+   */
+  completeArgument(
+    input: string,
+    taskId?: string,
+    signal?: AbortSignal,
+  ): Promise<ArgumentValues | undefined> {
+    return completeArgument(input, this.completion, { fetch: this.fetchImpl, taskId, signal });
+  }
 
   /**
    * Reads the card at `url` and picks a transport it offers. The card is
@@ -74,7 +94,7 @@ export class AgentSession {
     const client = await factory.createFromUrl(url);
     // The extended card, when the agent offers one, is the first call with the key.
     const card = await client.getAgentCard();
-    return new AgentSession(url, client, card, readCommands(card));
+    return new AgentSession(url, client, card, readCommands(card), readCompletion(card), fetchImpl);
   }
 
   /** Sends `text` (a prompt or a command) with SendStreamingMessage. */

@@ -1,4 +1,4 @@
-import type { CommandSpec } from 'a2a-commands/client';
+import { takeValue, type CommandSpec } from 'a2a-commands/client';
 import {
   useId,
   useLayoutEffect,
@@ -15,7 +15,9 @@ import {
   moveActive,
   sendBlocker,
 } from '../menu/slash-menu.js';
+import { useArgumentValues, type ArgumentValuesSource } from '../state/use-argument-values.js';
 import { optionId, SlashMenu } from './SlashMenu.js';
+import { ValueMenu } from './ValueMenu.js';
 
 /** The tallest the composer grows before it scrolls, in px. */
 const MAX_HEIGHT = 240;
@@ -25,7 +27,8 @@ const MAX_HEIGHT = 240;
  * with a listbox). Choosing an entry inserts `/<name> ` and shows the
  * command's argument hint as ghost text; a required `<...>` argument must be
  * typed before Enter sends. The text is cleared only once the agent has
- * accepted it: on an error it stays, to fix or send again.
+ * accepted it: on an error it stays, to fix or send again. After the name,
+ * the values the agent offers for the argument are listed; Tab takes one.
  */
 export function Composer({
   commands,
@@ -33,8 +36,11 @@ export function Composer({
   disabled = false,
   sendDisabled = false,
   placeholder = 'Message the agent, or type / for commands',
+  argumentValues,
 }: {
   commands: readonly CommandSpec[];
+  /** Values for a command's argument (the command completion extension); none when absent. */
+  argumentValues?: ArgumentValuesSource;
   /** Resolves true when the agent accepted the text. */
   onSend: (text: string) => Promise<boolean>;
   /** No agent to talk to: nothing can be typed. */
@@ -45,6 +51,7 @@ export function Composer({
 }) {
   const id = useId();
   const listboxId = `${id}commands`;
+  const valuesId = `${id}values`;
   const helpId = `${id}help`;
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
@@ -55,7 +62,14 @@ export function Composer({
 
   const entries = useMemo(() => menuEntries(value, commands), [value, commands]);
   const open = focused && !disabled && entries.length > 0 && dismissedAt !== value;
-  const activeIndex = Math.min(Math.max(active, 0), entries.length - 1);
+  const offered = useArgumentValues(value, argumentValues);
+  const valuesOpen =
+    focused && !disabled && !open && offered !== undefined && dismissedAt !== value;
+  const activeIndex = Math.min(
+    Math.max(active, 0),
+    (valuesOpen ? offered.values.length : entries.length) - 1,
+  );
+  const menuId = open ? listboxId : valuesOpen ? valuesId : undefined;
   const ghost = ghostHint(value, commands);
 
   useLayoutEffect(() => {
@@ -76,6 +90,13 @@ export function Composer({
     const entry = entries[index];
     if (!entry) return;
     change(insertionFor(entry.command));
+    textarea.current?.focus();
+  };
+
+  const take = (index: number) => {
+    const entry = offered?.values[index];
+    if (!offered || !entry) return;
+    change(takeValue(value, offered.position, entry.value));
     textarea.current?.focus();
   };
 
@@ -110,6 +131,26 @@ export function Composer({
         return;
       }
     }
+    if (valuesOpen) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        setActive(
+          moveActive(activeIndex, offered.values.length, event.key === 'ArrowDown' ? 1 : -1),
+        );
+        return;
+      }
+      // Tab takes a value; Enter still sends what is typed (`/model ` shows the models).
+      if (event.key === 'Tab' && !event.shiftKey) {
+        event.preventDefault();
+        take(activeIndex);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        setDismissedAt(value);
+        return;
+      }
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       void submit();
@@ -136,6 +177,15 @@ export function Composer({
           onChoose={choose}
         />
       )}
+      {valuesOpen && (
+        <ValueMenu
+          id={valuesId}
+          offered={offered}
+          active={activeIndex}
+          onHover={setActive}
+          onChoose={take}
+        />
+      )}
       <div className={`composer-box${disabled ? ' is-disabled' : ''}`}>
         <div className="composer-field">
           {ghost && (
@@ -160,9 +210,9 @@ export function Composer({
             aria-label="Message"
             aria-autocomplete="list"
             aria-haspopup="listbox"
-            aria-expanded={open}
-            aria-controls={open ? listboxId : undefined}
-            aria-activedescendant={open ? optionId(listboxId, activeIndex) : undefined}
+            aria-expanded={menuId !== undefined}
+            aria-controls={menuId}
+            aria-activedescendant={menuId ? optionId(menuId, activeIndex) : undefined}
             aria-describedby={helpId}
             aria-invalid={notice ? true : undefined}
             onChange={(event) => change(event.target.value)}

@@ -68,9 +68,15 @@ export function asTaskList(data: unknown): ListedTask[] | undefined {
   );
 }
 
-/** The reply says it could not do what was asked (`data.error`, as the harness's replies do). */
+/**
+ * The reply says it could not do what was asked: `data.error` names the error,
+ * as the harness's own refusals do (`"unknown_command"`), or is the shared
+ * refusal `{code, message}` (a2a-commands' refusal.schema.json).
+ */
 export function isErrorReply(data: unknown): boolean {
-  return isRecord(data) && typeof data['error'] === 'string';
+  if (!isRecord(data)) return false;
+  const error = data['error'];
+  return typeof error === 'string' || (isRecord(error) && typeof error['code'] === 'string');
 }
 
 /** The text up to its first blank line: the summary above a picker or a list. */

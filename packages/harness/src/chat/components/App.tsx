@@ -157,6 +157,7 @@ export function App({ controller }: AppProps) {
         <Composer
           ref={composer}
           commands={state.commands}
+          argumentValues={controller.argumentValues}
           onSubmit={send}
           isActive={!picking}
           width={columns}

@@ -1,11 +1,12 @@
 /** @jsxRuntime automatic */
 import { Box, Text, useInput } from 'ink';
-import type { CommandSpec } from 'a2a-commands/client';
-import { useImperativeHandle, useRef, useState, type Ref } from 'react';
+import type { ArgumentValues, CommandSpec } from 'a2a-commands/client';
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import {
   composerKey,
   completionsOf,
   INITIAL_COMPOSER,
+  valuesOf,
   withLine,
   type ComposerState,
 } from '../composer-state.js';
@@ -14,6 +15,10 @@ import { inputWindow } from '../input-window.js';
 import { EMPTY_LINE, insert, type Line } from '../line-editor.js';
 import { CompletionList } from './CompletionList.js';
 import { GhostHint } from './GhostHint.js';
+import { ValueList } from './ValueList.js';
+
+/** How long typing must pause before the agent is asked for values, in ms. */
+const VALUES_PAUSE_MS = 80;
 
 /** What the App may do to the composer from outside. */
 export interface ComposerHandle {
@@ -33,6 +38,8 @@ export interface ComposerProps {
   /** The most rows the input itself may take (a long paste shows around the cursor). */
   maxRows: number;
   placeholder: string;
+  /** Values for a command's argument (the command completion extension); none when absent. */
+  argumentValues?: (input: string, signal: AbortSignal) => Promise<ArgumentValues | undefined>;
   ref?: Ref<ComposerHandle>;
 }
 
@@ -60,6 +67,7 @@ export function Composer({
   width,
   maxRows,
   placeholder,
+  argumentValues,
   ref,
 }: ComposerProps) {
   const [state, setState] = useState<ComposerState>(INITIAL_COMPOSER);
@@ -79,6 +87,27 @@ export function Composer({
     isEmpty: () => latest.current.line.text === '',
   }));
 
+  // Once typing pauses after a command's name, ask for the argument's values.
+  const text = state.line.text;
+  useEffect(() => {
+    if (!argumentValues || !text.startsWith('/')) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      argumentValues(text, abort.signal).then(
+        (offered) => {
+          // Only for exactly what is still typed; a failed request offers nothing.
+          if (abort.signal.aborted || !offered || latest.current.line.text !== text) return;
+          set({ ...latest.current, values: { input: text, offered } });
+        },
+        () => undefined,
+      );
+    }, VALUES_PAUSE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [text, argumentValues]);
+
   useInput((input, key) => {
     if (!active.current) return;
     const result = composerKey(latest.current, input, key, commands);
@@ -90,8 +119,9 @@ export function Composer({
   });
 
   const items = completionsOf(state, commands);
-  const empty = state.line.text === '';
-  const { text, cursor } = state.line;
+  const offered = valuesOf(state, commands);
+  const empty = text === '';
+  const { cursor } = state.line;
   const shown = inputWindow(text, cursor, width - 2, maxRows);
   const visible = { text: text.slice(shown.start, shown.end), cursor: cursor - shown.start };
   return (
@@ -114,6 +144,7 @@ export function Composer({
         </Box>
       </Box>
       {items.length > 0 && <CompletionList items={items} selected={state.selected} width={width} />}
+      {offered && <ValueList offered={offered} selected={state.selected} width={width} />}
       {state.message && (
         <Text color="yellow" wrap="wrap">
           {'  '}

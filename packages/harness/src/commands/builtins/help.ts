@@ -14,6 +14,14 @@ export const helpCommand: BuiltinCommand = (services) => ({
   name: 'help',
   description: 'List the commands, or explain one',
   argument_hint: '[<command>]',
+  // Completion: the registered names, read when asked, so custom commands show at once.
+  arguments: [
+    {
+      name: 'command',
+      complete: () =>
+        services.registry.list().map(({ name, description }) => ({ value: name, description })),
+    },
+  ],
   run: ({ args }): CommandResult => {
     const commands = services.registry.list();
     const wanted = args.trim().replace(/^\//, '');

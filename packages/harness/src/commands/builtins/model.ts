@@ -19,6 +19,17 @@ export const modelCommand: BuiltinCommand = ({ catalog }) => ({
   name: 'model',
   description: "Show or choose this task's model",
   argument_hint: '[<model>]',
+  // Completion: the models this caller may choose, each described by its provider.
+  arguments: [
+    {
+      name: 'model',
+      complete: async () =>
+        (await listModels(catalog)).map(({ id, provider }) => ({
+          value: id,
+          description: provider,
+        })),
+    },
+  ],
   run: async ({ args, task, updateMetadata }): Promise<CommandResult> => {
     const chosen = settingsOf(task.metadata).model;
     const current = chosen ?? (await catalog.defaultModelId());

@@ -308,6 +308,7 @@ export class CustomCommands {
         name: definition.name,
         description: definition.description,
         argument_hint: definition.argument_hint,
+        arguments: definition.arguments,
         run: this.runFor(definition),
       });
       this.owned.set(name, { file, definition, registered });

@@ -1,5 +1,7 @@
 import { COMMAND_NAME_PATTERN } from 'a2a-commands';
+import type { CommandArgument } from 'a2a-commands';
 import { parseDocument } from 'yaml';
+import { parseArguments } from './arguments.js';
 
 /** A custom command as read from one Markdown file, before it has a `run`. */
 export interface CustomCommandDefinition {
@@ -12,6 +14,8 @@ export interface CustomCommandDefinition {
   model?: string;
   /** The Markdown body, trimmed: a prompt with `$ARGUMENTS`, `$1`..`$9` and `$$`. */
   template: string;
+  /** The frontmatter's `arguments`, with their choices for completion. */
+  arguments?: CommandArgument[];
 }
 
 export type ParseResult =
@@ -59,7 +63,7 @@ export function commandNameFromFile(fileName: string): NameResult {
 
 /**
  * Reads one command file (pure: no IO). The file name gives the name; optional YAML
- * frontmatter gives `description`, `argument-hint` and `model`; the body is the template.
+ * frontmatter gives `description`, `argument-hint`, `model` and `arguments`; the body is the template.
  *
  * Decisions:
  * - `description` absent (or `null`, as in `description:`) falls back to the first
@@ -132,6 +136,12 @@ export function parseCommandFile(fileName: string, content: string): ParseResult
       };
     }
     definition.model = rawModel.trim();
+  }
+  const rawArguments = data['arguments'];
+  if (rawArguments !== undefined && rawArguments !== null) {
+    const parsed = parseArguments(rawArguments);
+    if (!parsed.ok) return parsed;
+    definition.arguments = parsed.arguments;
   }
   return { ok: true, definition };
 }

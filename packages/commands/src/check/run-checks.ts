@@ -1,0 +1,169 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the checker reads an unknown agent's raw wire JSON, which it checks field by field */
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { readCommands } from '../client/card.js';
+import { COMMAND_NAME_PATTERN, COMMANDS_EXTENSION_URI, type CommandSpec } from '../spec.js';
+import {
+  CHECKS,
+  COMPLETION_CHECK,
+  CheckFailed,
+  CheckSkipped,
+  probeCommand,
+  type Check,
+} from './checks.js';
+import { AgentError, wiresFor, type WireOptions } from './wire.js';
+
+export type CheckStatus = 'pass' | 'fail' | 'skip';
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  /** The binding the check ran over; absent for checks of the card. */
+  binding?: string;
+  status: CheckStatus;
+  /** What was seen, or why it failed or was skipped. */
+  detail: string;
+  needsModel: boolean;
+}
+
+export interface CheckReport {
+  url: string;
+  agent?: { name?: string; version?: string };
+  bindings: string[];
+  probe?: string;
+  results: CheckResult[];
+  summary: Record<CheckStatus, number>;
+}
+
+export interface CheckOptions {
+  apiKey?: string;
+  /** Skip the checks that need a model turn. */
+  noModel?: boolean;
+  /** A command (with arguments) that creates a sub-task; `fork` when the card lists it. */
+  subtaskCommand?: string;
+  /** Per call, in ms; 30 s by default. */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Called as each result is known. */
+  onResult?: (result: CheckResult) => void;
+}
+
+/** The card's URL for an agent's base URL, or the URL itself when it already names a card. */
+export function cardUrl(url: string): string {
+  if (url.endsWith('.json')) return url;
+  return `${url.replace(/\/+$/, '')}/${AGENT_CARD_PATH}`;
+}
+
+/** Audits the agent at `url` against the Commands extension v1. */
+export async function checkAgent(url: string, options: CheckOptions = {}): Promise<CheckReport> {
+  const results: CheckResult[] = [];
+  const record = (result: CheckResult) => {
+    results.push(result);
+    options.onResult?.(result);
+  };
+  const wireOptions: WireOptions = {
+    apiKey: options.apiKey,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    fetch: options.fetch,
+  };
+  const headers: Record<string, string> = options.apiKey
+    ? { authorization: `Bearer ${options.apiKey}` }
+    : {};
+  const response = await (options.fetch ?? fetch)(cardUrl(url), {
+    headers,
+    signal: AbortSignal.timeout(wireOptions.timeoutMs),
+  });
+  if (!response.ok) throw new Error(`GET ${cardUrl(url)} answered HTTP ${response.status}`);
+  const card: any = await response.json();
+  const wires = wiresFor(card, wireOptions);
+  const commands = readCommands(card);
+  // A card that breaks the schema fails card-entry; the other checks still probe what it lists.
+  if (commands.length === 0) commands.push(...listedLeniently(card));
+  const probe = probeCommand(commands);
+  const subtaskCommand =
+    options.subtaskCommand ??
+    (commands.some((command) => command.name === 'fork') ? 'fork' : undefined);
+
+  const post = async (target: string, body: unknown) => {
+    const answer = await (options.fetch ?? fetch)(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(wireOptions.timeoutMs),
+    });
+    const text = await answer.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text.slice(0, 200);
+    }
+    return { status: answer.status, body: parsed as any };
+  };
+
+  const run = async (check: Check, binding?: string) => {
+    const base = {
+      id: check.id,
+      title: check.title,
+      binding,
+      needsModel: check.needsModel === true,
+    };
+    if (check.needsModel && options.noModel) {
+      record({ ...base, status: 'skip', detail: 'needs a model turn (--no-model)' });
+      return;
+    }
+    const wire = binding ? wires.find((candidate) => candidate.binding === binding)! : wires[0];
+    if (!wire) {
+      record({ ...base, status: 'fail', detail: 'the card offers neither JSONRPC nor HTTP+JSON' });
+      return;
+    }
+    try {
+      const detail = await check.run({ card, wire, probe, subtaskCommand, post });
+      record({ ...base, status: 'pass', detail });
+    } catch (error) {
+      if (error instanceof CheckSkipped) record({ ...base, status: 'skip', detail: error.message });
+      else if (error instanceof CheckFailed)
+        record({ ...base, status: 'fail', detail: error.message });
+      else if (error instanceof AgentError) {
+        record({
+          ...base,
+          status: 'fail',
+          detail: `the agent answered error ${error.code}: ${error.message}`,
+        });
+      } else record({ ...base, status: 'fail', detail: `error: ${(error as Error).message}` });
+    }
+  };
+
+  for (const check of [...CHECKS, COMPLETION_CHECK].filter((c) => c.perBinding === false)) {
+    await run(check);
+  }
+  for (const wire of wires) {
+    for (const check of CHECKS.filter((c) => c.perBinding !== false))
+      await run(check, wire.binding);
+  }
+  const summary = { pass: 0, fail: 0, skip: 0 };
+  for (const result of results) summary[result.status]++;
+  return {
+    url,
+    agent: { name: card?.name, version: card?.version },
+    bindings: wires.map((wire) => wire.binding),
+    probe: probe && `/${probe.name}`,
+    results,
+    summary,
+  };
+}
+
+/** The commands a card lists, read without the schema: names that could be commands. */
+function listedLeniently(card: any): CommandSpec[] {
+  const extensions: any[] = Array.isArray(card?.capabilities?.extensions)
+    ? card.capabilities.extensions
+    : [];
+  const entry = extensions.find((ext) => ext?.uri === COMMANDS_EXTENSION_URI);
+  const listed: any[] = Array.isArray(entry?.params?.commands) ? entry.params.commands : [];
+  return listed
+    .filter((c) => typeof c?.name === 'string' && COMMAND_NAME_PATTERN.test(c.name))
+    .map((c) => ({
+      name: c.name,
+      description: String(c.description ?? ''),
+      argument_hint: typeof c.argument_hint === 'string' ? c.argument_hint : '',
+    }));
+}

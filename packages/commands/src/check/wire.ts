@@ -1,0 +1,287 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the checker reads an unknown agent's raw wire JSON, which it checks field by field */
+import { COMMANDS_EXTENSION_URI } from '../spec.js';
+
+/** A wire-format message (A2A 1.0 JSON). */
+export interface WireMessage {
+  messageId: string;
+  role: string;
+  parts: Array<Record<string, unknown>>;
+  taskId?: string;
+  contextId?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** The wire-format task, as far as the checks read it. */
+export interface WireTask {
+  id: string;
+  contextId: string;
+  status?: { state?: string; message?: WireMessage };
+  history?: WireMessage[];
+  metadata?: Record<string, unknown>;
+}
+
+/** One streamed event: `{task}`, `{statusUpdate}`, `{artifactUpdate}` or `{message}`. */
+export type StreamEvent = Record<string, any>;
+
+export interface SendOptions {
+  /** Name the Commands extension in `A2A-Extensions`. */
+  extensions?: boolean;
+}
+
+export interface SendResult {
+  task?: WireTask;
+  message?: WireMessage;
+  headers: Headers;
+}
+
+export interface StreamResult {
+  events: StreamEvent[];
+  headers: Headers;
+  /** False when the stream was still open after the time limit. */
+  ended: boolean;
+}
+
+/** A protocol error the agent answered with. */
+export class AgentError extends Error {
+  override name = 'AgentError';
+  constructor(
+    readonly code: number | string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface WireOptions {
+  apiKey?: string;
+  /** How long one call may take, in ms. */
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** The calls the checks make, over whichever binding the card offers. */
+export interface AgentWire {
+  readonly binding: 'JSONRPC' | 'HTTP+JSON';
+  readonly url: string;
+  send(message: WireMessage, options?: SendOptions): Promise<SendResult>;
+  /** Reads every event until the stream ends, or `onEvent` returns true, or the time limit. */
+  stream(
+    message: WireMessage,
+    options?: SendOptions & { onEvent?: (event: StreamEvent) => boolean | void },
+  ): Promise<StreamResult>;
+  getTask(id: string): Promise<WireTask>;
+  cancel(id: string): Promise<WireTask>;
+}
+
+abstract class BaseWire {
+  abstract readonly binding: 'JSONRPC' | 'HTTP+JSON';
+  constructor(
+    readonly url: string,
+    protected readonly options: WireOptions,
+  ) {}
+
+  protected headers(extensions = false): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'A2A-Version': '1.0',
+    };
+    if (extensions) headers['A2A-Extensions'] = COMMANDS_EXTENSION_URI;
+    if (this.options.apiKey) headers['authorization'] = `Bearer ${this.options.apiKey}`;
+    return headers;
+  }
+
+  protected async call(
+    url: string,
+    init: { method: string; body?: unknown; extensions?: boolean },
+  ): Promise<Response> {
+    return (this.options.fetch ?? fetch)(url, {
+      method: init.method,
+      headers: this.headers(init.extensions),
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+  }
+
+  /** Reads SSE `data:` events; `unwrap` turns each into a stream event or throws. */
+  protected async readStream(
+    response: Response,
+    unwrap: (data: any) => StreamEvent,
+    onEvent?: (event: StreamEvent) => boolean | void,
+  ): Promise<StreamResult> {
+    const events: StreamEvent[] = [];
+    if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      const body = (await response.json().catch(() => undefined)) as any;
+      unwrap(body);
+      throw new AgentError(response.status, 'the agent did not answer with an event stream');
+    }
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const deadline = Date.now() + this.options.timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), Math.max(0, left));
+        }),
+      ]);
+      // A pending timer would keep the CLI's process alive for the whole time limit.
+      clearTimeout(timer);
+      if (chunk === 'timeout') {
+        await reader.cancel().catch(() => undefined);
+        return { events, headers: response.headers, ended: false };
+      }
+      if (chunk.done) return { events, headers: response.headers, ended: true };
+      buffer += decoder.decode(chunk.value, { stream: true });
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const raw = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = raw
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        if (!data) continue;
+        const event = unwrap(JSON.parse(data));
+        events.push(event);
+        if (onEvent?.(event) === true) {
+          await reader.cancel().catch(() => undefined);
+          return { events, headers: response.headers, ended: true };
+        }
+      }
+    }
+  }
+}
+
+let nextId = 1;
+
+class JsonRpcWire extends BaseWire implements AgentWire {
+  readonly binding = 'JSONRPC' as const;
+
+  private async rpc(method: string, params: unknown, extensions?: boolean) {
+    const response = await this.call(this.url, {
+      method: 'POST',
+      body: { jsonrpc: '2.0', id: nextId++, method, params },
+      extensions,
+    });
+    return { response, body: (await response.json()) as any };
+  }
+
+  private static result(body: any): any {
+    if (body?.error) throw new AgentError(body.error.code, body.error.message ?? 'error');
+    if (body?.result === undefined) throw new AgentError('no-result', 'the answer has no result');
+    return body.result;
+  }
+
+  async send(message: WireMessage, options: SendOptions = {}): Promise<SendResult> {
+    const { response, body } = await this.rpc('SendMessage', { message }, options.extensions);
+    const result = JsonRpcWire.result(body);
+    return { task: result.task, message: result.message, headers: response.headers };
+  }
+
+  async stream(
+    message: WireMessage,
+    options: SendOptions & { onEvent?: (event: StreamEvent) => boolean | void } = {},
+  ): Promise<StreamResult> {
+    const response = await this.call(this.url, {
+      method: 'POST',
+      body: { jsonrpc: '2.0', id: nextId++, method: 'SendStreamingMessage', params: { message } },
+      extensions: options.extensions,
+    });
+    return this.readStream(response, (data) => JsonRpcWire.result(data), options.onEvent);
+  }
+
+  async getTask(id: string): Promise<WireTask> {
+    return JsonRpcWire.result((await this.rpc('GetTask', { id, historyLength: 1000 })).body);
+  }
+
+  async cancel(id: string): Promise<WireTask> {
+    return JsonRpcWire.result((await this.rpc('CancelTask', { id })).body);
+  }
+}
+
+class RestWire extends BaseWire implements AgentWire {
+  readonly binding = 'HTTP+JSON' as const;
+
+  private static body(status: number, body: any): any {
+    if (status >= 400 || body?.error) {
+      const error = body?.error ?? {};
+      throw new AgentError(error.code ?? status, error.message ?? `HTTP ${status}`);
+    }
+    return body;
+  }
+
+  private async json(path: string, method: string, body?: unknown, extensions?: boolean) {
+    const response = await this.call(`${this.url}${path}`, { method, body, extensions });
+    const text = await response.text();
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    return { response, body: RestWire.body(response.status, parsed) };
+  }
+
+  async send(message: WireMessage, options: SendOptions = {}): Promise<SendResult> {
+    const { response, body } = await this.json(
+      '/message:send',
+      'POST',
+      { message },
+      options.extensions,
+    );
+    return { task: body.task, message: body.message, headers: response.headers };
+  }
+
+  async stream(
+    message: WireMessage,
+    options: SendOptions & { onEvent?: (event: StreamEvent) => boolean | void } = {},
+  ): Promise<StreamResult> {
+    const response = await this.call(`${this.url}/message:stream`, {
+      method: 'POST',
+      body: { message },
+      extensions: options.extensions,
+    });
+    return this.readStream(
+      response,
+      (data) => RestWire.body(response.status, data),
+      options.onEvent,
+    );
+  }
+
+  async getTask(id: string): Promise<WireTask> {
+    return (await this.json(`/tasks/${encodeURIComponent(id)}?historyLength=1000`, 'GET')).body;
+  }
+
+  async cancel(id: string): Promise<WireTask> {
+    return (await this.json(`/tasks/${encodeURIComponent(id)}:cancel`, 'POST', {})).body;
+  }
+}
+
+/** The interfaces of a card the checker can speak, JSON-RPC first. */
+export function wiresFor(card: any, options: WireOptions): AgentWire[] {
+  const interfaces: Array<{ url?: string; protocolBinding?: string }> = Array.isArray(
+    card?.supportedInterfaces,
+  )
+    ? card.supportedInterfaces
+    : [];
+  const wires: AgentWire[] = [];
+  for (const entry of interfaces) {
+    if (typeof entry.url !== 'string') continue;
+    if (entry.protocolBinding === 'JSONRPC') wires.push(new JsonRpcWire(entry.url, options));
+    if (entry.protocolBinding === 'HTTP+JSON') wires.push(new RestWire(entry.url, options));
+  }
+  return wires.sort(
+    (a, b) => (a.binding === 'JSONRPC' ? -1 : 0) - (b.binding === 'JSONRPC' ? -1 : 0),
+  );
+}
+
+export function userMessage(
+  text: string,
+  ids: { taskId?: string; contextId?: string } = {},
+  extraParts: Array<Record<string, unknown>> = [],
+): WireMessage {
+  return {
+    messageId: crypto.randomUUID(),
+    role: 'ROLE_USER',
+    parts: [{ text }, ...extraParts],
+    ...ids,
+  };
+}

@@ -1,0 +1,119 @@
+/** `a2a-commands check` against the example agent (passes) and a broken agent (each planted fault caught). */
+import { Writable } from 'node:stream';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAgent } from '../src/check/index.js';
+import { main } from '../src/check/main.js';
+import { createExampleAgent } from '../examples/agent.js';
+import { FAULTS, startBrokenAgent, type Fault } from './support/broken-agent.js';
+import { listen, type Listening } from './support/http.js';
+
+function capture() {
+  let text = '';
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+const failedIds = (report: Awaited<ReturnType<typeof checkAgent>>) =>
+  [...new Set(report.results.filter((r) => r.status === 'fail').map((r) => r.id))].sort();
+
+describe('the example agent', () => {
+  let agent: Listening;
+  beforeAll(async () => {
+    // The card names the agent's own URL, known once it listens.
+    const app = express();
+    agent = await listen(app);
+    app.use(createExampleAgent(agent.baseUrl).app);
+  });
+  afterAll(() => agent.close());
+
+  it('passes every check over JSON-RPC and HTTP+JSON', async () => {
+    const report = await checkAgent(agent.baseUrl);
+    expect(report.bindings).toEqual(['JSONRPC', 'HTTP+JSON']);
+    expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
+    expect(report.summary.pass).toBeGreaterThanOrEqual(15);
+    // It has no command that creates a sub-task: that check says so.
+    const taskRef = report.results.find((r) => r.id === 'task-ref');
+    expect(taskRef?.status).toBe('skip');
+    expect(taskRef?.detail).toMatch(/--subtask-command/);
+  });
+
+  it('--no-model skips the checks that need a model turn, saying so', async () => {
+    const report = await checkAgent(agent.baseUrl, { noModel: true });
+    const skipped = report.results.filter((r) => r.needsModel);
+    expect(skipped.map((r) => r.id).sort()).toEqual([
+      'command-on-working-task',
+      'command-on-working-task',
+      'not-a-command',
+      'not-a-command',
+    ]);
+    for (const result of skipped) {
+      expect(result).toMatchObject({ status: 'skip', detail: 'needs a model turn (--no-model)' });
+    }
+  });
+});
+
+describe('the broken agent', () => {
+  it('passes with no fault planted, so each failure below is its fault', async () => {
+    const agent = await startBrokenAgent();
+    try {
+      const report = await checkAgent(agent.baseUrl, { timeoutMs: 5000 });
+      // It does not claim the completion extension, so that check says so and is skipped.
+      expect(
+        report.results.filter((r) => r.status !== 'pass').map((r) => [r.id, r.status, r.detail]),
+      ).toEqual([
+        ['completion-entry', 'skip', 'the card does not offer the command completion extension'],
+      ]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it.each(Object.entries(FAULTS) as Array<[Fault, string]>)(
+    'planted fault %s fails check %s',
+    async (fault, check) => {
+      const agent = await startBrokenAgent([fault]);
+      try {
+        const report = await checkAgent(agent.baseUrl, { timeoutMs: 5000 });
+        expect(failedIds(report)).toContain(check);
+      } finally {
+        await agent.close();
+      }
+    },
+  );
+
+  it('the CLI names every planted fault and exits 1; --json gives the same report', async () => {
+    const agent = await startBrokenAgent(Object.keys(FAULTS) as Fault[]);
+    try {
+      const out = capture();
+      const err = capture();
+      expect(await main(['check', agent.baseUrl, '--timeout', '5'], out.stream, err.stream)).toBe(
+        1,
+      );
+      for (const check of Object.values(FAULTS)) {
+        expect(out.text()).toMatch(new RegExp(`^FAIL  (\\[JSONRPC\\] )?${check}: `, 'm'));
+      }
+      const json = capture();
+      expect(
+        await main(['check', agent.baseUrl, '--json', '--timeout', '5'], json.stream, err.stream),
+      ).toBe(1);
+      const report = JSON.parse(json.text()) as { results: Array<{ id: string; status: string }> };
+      const failed = new Set(report.results.filter((r) => r.status === 'fail').map((r) => r.id));
+      for (const check of Object.values(FAULTS)) expect(failed.has(check)).toBe(true);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('a bad command line is refused with the usage, exit 2', async () => {
+    const out = capture();
+    const err = capture();
+    expect(await main(['check'], out.stream, err.stream)).toBe(2);
+    expect(err.text()).toMatch(/^Usage: a2a-commands check <url>/);
+  });
+});

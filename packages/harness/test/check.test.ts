@@ -1,0 +1,72 @@
+/** `a2a-commands check` against the harness, with API keys on: every check passes. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { checkAgent } from 'a2a-commands/check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { startHarness, type TestHarness } from './support/harness.js';
+
+const KEY = 'checker-key-0123456789abcdef';
+const bin = fileURLToPath(new URL('../../commands/src/check/bin.ts', import.meta.url));
+
+let harness: TestHarness;
+beforeAll(async () => {
+  // A slow offline model, so that a command lands while the turn is still running.
+  harness = await startHarness({
+    apiKeys: new ApiKeys(parseApiKeyList(`checker=${KEY}`)),
+    config: { offline: { latencyMs: 30 } },
+  });
+});
+afterAll(() => harness.stop());
+
+it('passes every check, on JSON-RPC and HTTP+JSON, the model checks, task_ref and completion included', async () => {
+  const report = await checkAgent(harness.url, { apiKey: KEY });
+  expect(report.bindings).toEqual(['JSONRPC', 'HTTP+JSON']);
+  expect(report.results.filter((r) => r.status !== 'pass')).toEqual([]);
+  expect(new Set(report.results.map((r) => r.id))).toEqual(
+    new Set([
+      'card-entry',
+      'command-new-task',
+      'reply-not-in-task-metadata',
+      'not-a-command',
+      'extension-echo',
+      'streaming',
+      'command-on-working-task',
+      'command-on-ended-task',
+      'task-ref',
+      'completion-entry',
+    ]),
+  );
+  for (const working of report.results.filter((r) => r.id === 'command-on-working-task')) {
+    expect(working.detail).toMatch(/^reply tagged in state TASK_STATE_WORKING, during the turn/);
+  }
+});
+
+it('without the key, the checks that call the agent fail, naming the refusal', async () => {
+  const report = await checkAgent(harness.url, { noModel: true });
+  const failed = report.results.filter((r) => r.status === 'fail');
+  expect(failed.length).toBeGreaterThan(0);
+  expect(failed[0]!.detail).toMatch(/Unauthenticated/);
+});
+
+it('the bin, run as a process: exit 0 and a JSON report', async () => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--conditions=a2a-source',
+      '--import',
+      'tsx',
+      bin,
+      'check',
+      harness.url,
+      '--api-key',
+      KEY,
+      '--no-model',
+      '--json',
+    ],
+    { timeout: 90_000 },
+  );
+  const report = JSON.parse(stdout) as { summary: Record<string, number> };
+  expect(report.summary).toEqual({ pass: 14, fail: 0, skip: 4 });
+}, 120_000);
