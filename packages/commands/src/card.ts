@@ -24,30 +24,66 @@ export function withCommandsExtension(card: AgentCard, registry: CommandRegistry
   };
 }
 
+export interface CommandsCardOptions {
+  /**
+   * Signs each version of the card (the SDK's `generateAgentCardSignature(...)`).
+   * The card is served only once signed; until a new version is signed, the last
+   * signed one is. A failed signature goes to `onError` and keeps the last one.
+   */
+  sign?: (card: AgentCard) => Promise<AgentCard>;
+  onError?: (error: unknown, where: string) => void;
+}
+
 /**
  * A card that follows the registry: rebuilt only when a command is registered
  * or removed, so serving it costs the same with 1 or 1,000 commands.
  */
 export class CommandsCard {
-  private card: AgentCard;
-  private cardJson: string;
-  private cardEtag: string;
+  private card!: AgentCard;
+  private cardJson!: string;
+  private cardEtag!: string;
+  private version = 0;
+  private signing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly base: AgentCard,
     private readonly registry: CommandRegistry,
+    private readonly options: CommandsCardOptions = {},
   ) {
-    this.card = withCommandsExtension(base, registry);
-    this.cardJson = cardToJson(this.card);
-    this.cardEtag = etagOf(this.cardJson);
-    registry.onChange(() => {
-      this.card = withCommandsExtension(this.base, this.registry);
-      this.cardJson = cardToJson(this.card);
-      this.cardEtag = etagOf(this.cardJson);
-    });
+    this.rebuild();
+    registry.onChange(() => this.rebuild());
   }
 
-  /** The current card. Do not mutate it. */
+  private rebuild(): void {
+    const card = withCommandsExtension(this.base, this.registry);
+    const { sign, onError } = this.options;
+    if (!sign) {
+      this.set(card);
+      return;
+    }
+    // Only the newest version is kept: a slow signature of an older one is dropped.
+    const version = ++this.version;
+    if (this.cardJson === undefined) this.set(card);
+    this.signing = sign(card).then(
+      (signed) => {
+        if (version === this.version) this.set(signed);
+      },
+      (error: unknown) => onError?.(error, 'card signature'),
+    );
+  }
+
+  private set(card: AgentCard): void {
+    this.card = card;
+    this.cardJson = cardToJson(card);
+    this.cardEtag = etagOf(this.cardJson);
+  }
+
+  /** Resolves once the current version is signed; at once without a signer. */
+  settled(): Promise<void> {
+    return this.signing;
+  }
+
+  /** The current card. Do not mutate it. With a signer, await `settled()` first. */
   get current(): AgentCard {
     return this.card;
   }
@@ -62,8 +98,11 @@ export class CommandsCard {
     return this.cardEtag;
   }
 
-  /** For the SDK's `agentCardHandler({ agentCardProvider })`. */
-  readonly provider = async (): Promise<AgentCard> => this.card;
+  /** For the SDK's `agentCardHandler({ agentCardProvider })`: the card once settled. */
+  readonly provider = async (): Promise<AgentCard> => {
+    await this.settled();
+    return this.card;
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   type ParsedCommandText,
 } from './parse.js';
 export { cardToJson, commandsExtension, withCommandsExtension, CommandsCard } from './card.js';
-export { CommandError } from './errors.js';
+export { CommandError, type CommandErrorOptions } from './errors.js';
+export { hintRequiresArguments } from './hint.js';
 export { isCommandExchange, withoutCommands } from './history.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';

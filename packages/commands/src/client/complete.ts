@@ -1,15 +1,24 @@
 import fuzzysort from 'fuzzysort';
 import { parseCommandText } from '../parse.js';
+import { hintRequiresArguments } from '../hint.js';
 import type { CommandSpec } from '../spec.js';
+
+export { hintRequiresArguments };
 
 /** One suggestion for what the user is typing. */
 export interface Completion {
   command: CommandSpec;
-  /** `prefix`: the name starts with the query; `fuzzy`: its letters appear in order. */
-  kind: 'prefix' | 'fuzzy';
+  /**
+   * Why it matched, in rank order. `prefix`: the name starts with the query.
+   * `word`: the query is made of starts of the name's words (`mo` in `list-models`,
+   * `lm` in `list-models`). `fuzzy`: the query's letters appear in order anywhere,
+   * offered only for queries of {@link FUZZY_MIN_QUERY} characters or more.
+   */
+  kind: 'prefix' | 'word' | 'fuzzy';
   /**
    * Higher is better, within a kind. Prefix: 1 for an exact match, else query
-   * length / name length (0 for the empty query). Fuzzy: fuzzysort's score, in (0, 1].
+   * length / name length (0 for the empty query). Word: query length / name length,
+   * divided by the number of words used. Fuzzy: fuzzysort's score, in (0, 1].
    * Results already come ranked; do not re-sort across kinds by score.
    */
   score: number;
@@ -22,10 +31,18 @@ export interface CompleteOptions {
   limit?: number;
 }
 
+/**
+ * The shortest query that may match letters scattered through a name. Below it a
+ * query matches only at word starts: `/h` offers `/help`, not `/shout`.
+ */
+export const FUZZY_MIN_QUERY = 2;
+
 interface Entry {
   index: number;
   command: CommandSpec;
   prepared: Fuzzysort.Prepared;
+  /** Positions where the name's words start: 0, and each one after a `-`. */
+  wordStarts: number[];
 }
 
 interface Prepared {
@@ -39,6 +56,12 @@ interface Prepared {
 /** Prepared fuzzy targets per commands array: built once, reused on every keystroke. */
 const preparedCache = new WeakMap<readonly CommandSpec[], Prepared>();
 
+function wordStartsOf(name: string): number[] {
+  const starts = [0];
+  for (let i = 1; i < name.length; i++) if (name[i - 1] === '-' && name[i] !== '-') starts.push(i);
+  return starts;
+}
+
 function prepare(commands: readonly CommandSpec[]): Prepared {
   const cached = preparedCache.get(commands);
   // The length check catches the common in-place mutation (push); treat arrays as immutable.
@@ -47,6 +70,7 @@ function prepare(commands: readonly CommandSpec[]): Prepared {
     index,
     command,
     prepared: fuzzysort.prepare(command.name),
+    wordStarts: wordStartsOf(command.name),
   }));
   const byLength = entries
     .slice()
@@ -56,14 +80,64 @@ function prepare(commands: readonly CommandSpec[]): Prepared {
   return prepared;
 }
 
+/**
+ * The query as starts of the name's words, in order (`lm` = **l**ist-**m**odels,
+ * `mo` = list-**mo**dels): the matched positions using the fewest words, or undefined.
+ * Dynamic programming over (query position, word), so a hostile card's long names
+ * cost O(query² × words), never an exponential search.
+ */
+function wordStartMatch(
+  query: string,
+  entry: Entry,
+): { indexes: number[]; words: number } | undefined {
+  const name = entry.command.name;
+  const starts = entry.wordStarts;
+  const q = query.length;
+  const w = starts.length;
+  // fewest[from][word]: fewest words that spell query[from..] from `word` on.
+  const fewest = Array.from({ length: q + 1 }, () => new Float64Array(w + 1).fill(Infinity));
+  fewest[q]!.fill(0);
+  const common = (from: number, word: number) => {
+    let length = 0;
+    const start = starts[word]!;
+    while (from + length < q && name[start + length] === query[from + length]) length++;
+    return length;
+  };
+  for (let word = w - 1; word >= 0; word--) {
+    for (let from = q - 1; from >= 0; from--) {
+      let best = fewest[from]![word + 1]!;
+      for (let take = common(from, word); take >= 1; take--) {
+        best = Math.min(best, 1 + fewest[from + take]![word + 1]!);
+      }
+      fewest[from]![word] = best;
+    }
+  }
+  const words = fewest[0]![0]!;
+  if (words === Infinity) return undefined;
+  const indexes: number[] = [];
+  // The earliest words that achieve the fewest: take a word when it keeps the count.
+  for (let from = 0, word = 0; from < q; word++) {
+    const here = fewest[from]![word]!;
+    for (let take = common(from, word); take >= 1; take--) {
+      if (1 + fewest[from + take]![word + 1]! !== here) continue;
+      for (let k = 0; k < take; k++) indexes.push(starts[word]! + k);
+      from += take;
+      break;
+    }
+  }
+  return { indexes, words };
+}
+
 /** SEMANTICS §2 separators: space, tab, CR, LF. */
 const SEPARATOR = /[ \t\r\n]/;
 
 /**
- * Completions for what the user typed (`/mo`, `/`, `mo`): prefix matches on
- * the name first (exact, then shorter names, then card order), then fuzzy
- * matches ranked by fuzzysort. `[]` once the user has typed whitespace after
- * the name: they are writing arguments. Pass a `limit` for the fastest answer.
+ * Completions for what the user typed (`/mo`, `/`, `mo`), ranked as the best
+ * pickers do: names that start with the query (exact, then shorter names, then
+ * card order); then names whose word starts spell it (`/lm` for `/list-models`);
+ * then, for queries of two characters or more, names that hold its letters in
+ * order, ranked by fuzzysort. `[]` once the user has typed whitespace after the
+ * name: they are writing arguments. Pass a `limit` for the fastest answer.
  *
  * Results are cached per `commands` array: pass the same array on every
  * keystroke and do not mutate it (build a new one when the card changes).
@@ -90,12 +164,12 @@ export function complete(
   const results: Completion[] = [];
   const taken = new Uint8Array(entries.length);
   const prefixIndexes = Array.from({ length: query.length }, (_, i) => i);
-  let prefixCount = 0;
+  let takenCount = 0;
   for (const entry of byLength) {
     const { command } = entry;
     if (!command.name.startsWith(query)) continue;
     taken[entry.index] = 1;
-    prefixCount++;
+    takenCount++;
     results.push({
       command,
       kind: 'prefix',
@@ -104,10 +178,37 @@ export function complete(
     });
     if (results.length >= limit) return results;
   }
-  if (prefixCount === entries.length) return results;
+  if (takenCount === entries.length) return results;
+
+  // Word-start matches: fewer words, then a larger share of the name, then card order.
+  const words: Array<{ completion: Completion; index: number }> = [];
+  for (const entry of entries) {
+    // A one-word name that does not start with the query cannot match by word starts.
+    if (taken[entry.index] === 1 || entry.wordStarts.length === 1) continue;
+    const match = wordStartMatch(query, entry);
+    if (!match) continue;
+    taken[entry.index] = 1;
+    takenCount++;
+    words.push({
+      index: entry.index,
+      completion: {
+        command: entry.command,
+        kind: 'word',
+        score: query.length / entry.command.name.length / match.words,
+        indexes: match.indexes,
+      },
+    });
+  }
+  words.sort((a, b) => b.completion.score - a.completion.score || a.index - b.index);
+  for (const { completion } of words) {
+    results.push(completion);
+    if (results.length >= limit) return results;
+  }
+  // The floor: one letter scattered through a name is noise, not intent.
+  if (query.length < FUZZY_MIN_QUERY || takenCount === entries.length) return results;
 
   // Fuzzy matches among the rest.
-  const rest = prefixCount === 0 ? entries : entries.filter((entry) => taken[entry.index] === 0);
+  const rest = takenCount === 0 ? entries : entries.filter((entry) => taken[entry.index] === 0);
   const remaining = limit === Infinity ? undefined : limit - results.length;
   const found = fuzzysort.go(query, rest, { key: 'prepared', limit: remaining });
   // Read each result at once: fuzzysort reuses its result objects on the next search.
@@ -156,21 +257,6 @@ export interface ArgumentHintState {
   args: string;
   /** True when the hint names a required `<...>` argument and none has been typed. */
   requiredMissing: boolean;
-}
-
-/**
- * True when `hint` has a `<...>` argument outside every `[...]`:
- * `<prompt>` is required, `[<model>]` is optional, `""` takes none.
- */
-export function hintRequiresArguments(hint: string): boolean {
-  let depth = 0;
-  for (let i = 0; i < hint.length; i++) {
-    const char = hint[i];
-    if (char === '[') depth++;
-    else if (char === ']') depth = Math.max(0, depth - 1);
-    else if (char === '<' && depth === 0 && hint.indexOf('>', i + 1) !== -1) return true;
-  }
-  return false;
 }
 
 /**
