@@ -22,7 +22,8 @@ export function createExampleAgent(baseUrl: string, executor: AgentExecutor = ec
     name: 'echo',
     description: 'Repeat the arguments',
     argument_hint: '<text>',
-    run: ({ args }) => ({ text: args || '(nothing to echo)', data: { echoed: args } }),
+    // The hint makes the argument required: the library refuses a bare /echo before this runs.
+    run: ({ args }) => ({ text: args, data: { echoed: args } }),
   });
   const protocolVersion = '1.0';
   const agentCard: AgentCard = {
