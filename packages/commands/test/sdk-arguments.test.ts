@@ -29,9 +29,8 @@ describe('push notifications pass through createCommandsServer', () => {
     });
     webhook = await listen(hook);
     const pushNotificationStore = new InMemoryPushNotificationStore();
-    const card = cardWith('http://127.0.0.1', ['JSONRPC']);
     const server = createCommandsServer({
-      agentCard: { ...card, capabilities: { ...card.capabilities, pushNotifications: true } },
+      agentCard: cardWith('http://127.0.0.1', ['JSONRPC'], { pushNotifications: true }),
       executor: echoExecutor(),
       pushNotificationStore,
       pushNotificationSender: new DefaultPushNotificationSender(pushNotificationStore),
@@ -86,9 +85,8 @@ describe('a card signer signs every version of the card', () => {
   beforeAll(async () => {
     const { privateKey, publicKey } = await generateKeyPair('ES256');
     verify = verifyAgentCardSignature(async () => publicKey);
-    const card = cardWith('http://127.0.0.1', ['JSONRPC']);
     server = createCommandsServer({
-      agentCard: { ...card, capabilities: { ...card.capabilities, extendedAgentCard: true } },
+      agentCard: cardWith('http://127.0.0.1', ['JSONRPC'], { extendedAgentCard: true }),
       executor: echoExecutor(),
       agentCardSignatureGenerator: generateAgentCardSignature(privateKey, {
         alg: 'ES256',

@@ -1,9 +1,13 @@
-import type { AgentCard } from '@a2a-js/sdk';
+import type { AgentCapabilities, AgentCard } from '@a2a-js/sdk';
 
 export type Binding = 'JSONRPC' | 'HTTP+JSON';
 
 /** A minimal card that declares exactly the given bindings. */
-export function cardWith(baseUrl: string, bindings: Binding[]): AgentCard {
+export function cardWith(
+  baseUrl: string,
+  bindings: Binding[],
+  capabilities: Partial<AgentCapabilities> = {},
+): AgentCard {
   const path = { JSONRPC: '/a2a/jsonrpc', 'HTTP+JSON': '/a2a/rest' } as const;
   return {
     name: 'adopter',
@@ -15,7 +19,7 @@ export function cardWith(baseUrl: string, bindings: Binding[]): AgentCard {
       tenant: '',
       protocolVersion: '1.0',
     })),
-    capabilities: { streaming: true, extensions: [] },
+    capabilities: { streaming: true, extensions: [], ...capabilities },
     provider: undefined,
     skills: [],
     signatures: [],
