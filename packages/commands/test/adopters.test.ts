@@ -3,7 +3,7 @@
  * client reads, what a refusal says to a program, and what the routes serve,
  * each against a real agent over loopback HTTP.
  */
-import type { StreamResponse, Task } from '@a2a-js/sdk';
+import type { StreamResponse, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
@@ -62,7 +62,11 @@ describe('item 1: the readers accept what the README says they accept', () => {
     expect(task.status.message.metadata).toEqual({ command: 'help' });
     expectTypeOf(task.status.message.parts).toBeArray();
     const event: StreamResponse = { payload: { $case: 'task', value: task } };
-    if (isCommandReply(event)) expectTypeOf(event).toEqualTypeOf<StreamResponse>();
+    if (isCommandReply(event)) expectTypeOf(event).toExtend<StreamResponse>();
+    // The false branch keeps the type: it must not narrow to never.
+    const update = {} as TaskStatusUpdateEvent;
+    if (!isCommandReply(update)) expectTypeOf(update).toEqualTypeOf<TaskStatusUpdateEvent>();
+    else expectTypeOf(update).toExtend<TaskStatusUpdateEvent>();
   });
 });
 

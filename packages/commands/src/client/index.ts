@@ -30,6 +30,7 @@ export {
   replyErrorOf,
   isReplyError,
   type CommandReply,
+  type CommandReplyMark,
 } from './reply.js';
 export {
   commandRequestOptions,

@@ -84,13 +84,24 @@ function metadataOf(x: unknown, depth: number): CommandReplyMetadata | undefined
   return inner === undefined ? undefined : metadataOf(inner, depth + 1);
 }
 
+declare const commandReplyBrand: unique symbol;
+
+/**
+ * A mark that exists only for the type checker: it makes {@link CommandReply}
+ * narrower than what it marks, so that the guard's false branch keeps its type.
+ */
+export interface CommandReplyMark {
+  readonly [commandReplyBrand]: true;
+}
+
 /**
  * What {@link isCommandReply} proves about a value: a `Task` that is a command
  * reply has its reply as `status.message`; anything else keeps its own type.
  */
-export type CommandReply<T> = T extends Task
+export type CommandReply<T> = (T extends Task
   ? T & { status: TaskStatus & { message: Message } }
-  : T;
+  : T) &
+  CommandReplyMark;
 
 /** Whether `x` is (or carries) a command reply. A type guard: a `Task` narrows to one with `status.message`. */
 export function isCommandReply<T>(x: T): x is CommandReply<T> {
