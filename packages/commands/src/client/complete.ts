@@ -43,6 +43,8 @@ interface Entry {
   prepared: Fuzzysort.Prepared;
   /** Positions where the name's words start: 0, and each one after a `-`. */
   wordStarts: number[];
+  /** The letters at those positions, for a quick first test. */
+  initials: string;
 }
 
 interface Prepared {
@@ -66,12 +68,16 @@ function prepare(commands: readonly CommandSpec[]): Prepared {
   const cached = preparedCache.get(commands);
   // The length check catches the common in-place mutation (push); treat arrays as immutable.
   if (cached && cached.length === commands.length) return cached;
-  const entries = commands.map((command, index) => ({
-    index,
-    command,
-    prepared: fuzzysort.prepare(command.name),
-    wordStarts: wordStartsOf(command.name),
-  }));
+  const entries = commands.map((command, index) => {
+    const wordStarts = wordStartsOf(command.name);
+    return {
+      index,
+      command,
+      prepared: fuzzysort.prepare(command.name),
+      wordStarts,
+      initials: wordStarts.map((at) => command.name[at]).join(''),
+    };
+  });
   const byLength = entries
     .slice()
     .sort((a, b) => a.command.name.length - b.command.name.length || a.index - b.index);
@@ -80,11 +86,24 @@ function prepare(commands: readonly CommandSpec[]): Prepared {
   return prepared;
 }
 
+/** Whether the query's letters appear in order in `name` from `from` on: a cheap necessary test. */
+function isSubsequence(query: string, name: string, from: number): boolean {
+  let at = 0;
+  for (let i = from; i < name.length && at < query.length; i++) {
+    if (name.charCodeAt(i) === query.charCodeAt(at)) at++;
+  }
+  return at === query.length;
+}
+
+/** Reused between calls: the DP table of {@link wordStartMatch}, grown when a call needs more. */
+let table = new Int32Array(256);
+const NONE = 1 << 30;
+
 /**
  * The query as starts of the name's words, in order (`lm` = **l**ist-**m**odels,
  * `mo` = list-**mo**dels): the matched positions using the fewest words, or undefined.
  * Dynamic programming over (query position, word), so a hostile card's long names
- * cost O(query² × words), never an exponential search.
+ * cost O(query² × words), never an exponential search; the common cases return early.
  */
 function wordStartMatch(
   query: string,
@@ -94,32 +113,118 @@ function wordStartMatch(
   const starts = entry.wordStarts;
   const q = query.length;
   const w = starts.length;
-  // fewest[from][word]: fewest words that spell query[from..] from `word` on.
-  const fewest = Array.from({ length: q + 1 }, () => new Float64Array(w + 1).fill(Infinity));
-  fewest[q]!.fill(0);
+  // Cheap answers first: no word starts with the query's first letter, or one word holds it all.
+  let firstWord = -1;
+  // The longest first chunk any word allows: the second chunk starts within it.
+  let longest = 0;
+  for (let word = 0; word < w; word++) {
+    const start = starts[word]!;
+    if (name.charCodeAt(start) !== query.charCodeAt(0)) continue;
+    if (firstWord < 0) firstWord = word;
+    if (name.startsWith(query, start)) {
+      return { indexes: Array.from({ length: q }, (_, k) => start + k), words: 1 };
+    }
+    let length = 1;
+    while (length < q && name.charCodeAt(start + length) === query.charCodeAt(length)) length++;
+    longest = Math.max(longest, length);
+  }
+  if (firstWord < 0 || q === 1) return undefined;
+  // A second word must start with a letter the first chunk could end before.
+  let secondPossible = false;
+  for (let at = 1; at <= longest && !secondPossible; at++) {
+    secondPossible = entry.initials.includes(query[at]!);
+  }
+  if (!secondPossible || !isSubsequence(query, name, starts[firstWord]!)) return undefined;
+  const found = searchWords(query, name, starts, firstWord);
+  if (found === null) return undefined;
+  return found ?? fewestWords(query, name, starts);
+}
+
+/** Steps a direct search may take before the table takes over: plenty for real names. */
+const SEARCH_BUDGET = 256;
+
+/**
+ * A direct search for the fewest words, for ordinary names (a few words): no
+ * allocation beyond the answer. Undefined when it ran out of budget, so that a
+ * hostile name costs the table's bounded time instead; `null` for no match.
+ */
+function searchWords(
+  query: string,
+  name: string,
+  starts: number[],
+  firstWord: number,
+): { indexes: number[]; words: number } | null | undefined {
+  const q = query.length;
+  const path: number[] = [];
+  let best: number[] | undefined;
+  let bestWords = Infinity;
+  let steps = 0;
+  const walk = (from: number, word: number, used: number): boolean => {
+    if (++steps > SEARCH_BUDGET) return false;
+    if (from === q) {
+      if (used < bestWords) [best, bestWords] = [path.slice(), used];
+      return true;
+    }
+    if (used + 1 >= bestWords) return true;
+    for (let w = word; w < starts.length; w++) {
+      const start = starts[w]!;
+      let length = 0;
+      while (
+        from + length < q &&
+        name.charCodeAt(start + length) === query.charCodeAt(from + length)
+      )
+        length++;
+      for (let take = length; take >= 1; take--) {
+        for (let k = 0; k < take; k++) path.push(start + k);
+        const finished = walk(from + take, w + 1, used + 1);
+        path.length -= take;
+        if (!finished) return false;
+      }
+    }
+    return true;
+  };
+  if (!walk(0, firstWord, 0)) return undefined;
+  return best ? { indexes: best, words: bestWords } : null;
+}
+
+/** The same answer by a table over (query position, word): O(query² × words) at most. */
+function fewestWords(
+  query: string,
+  name: string,
+  starts: number[],
+): { indexes: number[]; words: number } | undefined {
+  const q = query.length;
+  const w = starts.length;
+  // fewest[from * (w + 1) + word]: fewest words that spell query[from..] from `word` on.
+  const width = w + 1;
+  if (table.length < (q + 1) * width) table = new Int32Array((q + 1) * width * 2);
+  const fewest = table;
+  for (let word = 0; word <= w; word++) fewest[q * width + word] = 0;
+  for (let from = 0; from < q; from++) fewest[from * width + w] = NONE;
   const common = (from: number, word: number) => {
     let length = 0;
     const start = starts[word]!;
-    while (from + length < q && name[start + length] === query[from + length]) length++;
+    while (from + length < q && name.charCodeAt(start + length) === query.charCodeAt(from + length))
+      length++;
     return length;
   };
   for (let word = w - 1; word >= 0; word--) {
     for (let from = q - 1; from >= 0; from--) {
-      let best = fewest[from]![word + 1]!;
+      let best = fewest[from * width + word + 1]!;
       for (let take = common(from, word); take >= 1; take--) {
-        best = Math.min(best, 1 + fewest[from + take]![word + 1]!);
+        best = Math.min(best, 1 + fewest[(from + take) * width + word + 1]!);
       }
-      fewest[from]![word] = best;
+      fewest[from * width + word] = best;
     }
   }
-  const words = fewest[0]![0]!;
-  if (words === Infinity) return undefined;
+  const words = fewest[0]!;
+  if (words >= NONE) return undefined;
   const indexes: number[] = [];
   // The earliest words that achieve the fewest: take a word when it keeps the count.
   for (let from = 0, word = 0; from < q; word++) {
-    const here = fewest[from]![word]!;
+    const here = fewest[from * width + word]!;
     for (let take = common(from, word); take >= 1; take--) {
-      if (1 + fewest[from + take]![word + 1]! !== here) continue;
+      if (1 + fewest[(from + take) * width + word + 1]! !== here) continue;
       for (let k = 0; k < take; k++) indexes.push(starts[word]! + k);
       from += take;
       break;
@@ -181,10 +286,13 @@ export function complete(
   if (takenCount === entries.length) return results;
 
   // Word-start matches: fewer words, then a larger share of the name, then card order.
+  const first = query[0]!;
   const words: Array<{ completion: Completion; index: number }> = [];
   for (const entry of entries) {
-    // A one-word name that does not start with the query cannot match by word starts.
+    // A one-word name that does not start with the query cannot match by word starts,
+    // nor can a name none of whose words starts with the query's first letter.
     if (taken[entry.index] === 1 || entry.wordStarts.length === 1) continue;
+    if (!entry.initials.includes(first)) continue;
     const match = wordStartMatch(query, entry);
     if (!match) continue;
     taken[entry.index] = 1;
