@@ -1,6 +1,7 @@
 // An A2A agent on @a2a-js/sdk whose card offers /help and /echo. Run: npm run example
 import type { AgentCard } from '@a2a-js/sdk';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
+import { UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
 import { CommandRegistry, type CommandSpec } from 'a2a-commands';
 import { createCommandsServer } from 'a2a-commands/server';
@@ -21,7 +22,8 @@ export function createExampleAgent(baseUrl: string, executor: AgentExecutor = ec
     name: 'echo',
     description: 'Repeat the arguments',
     argument_hint: '<text>',
-    run: ({ args }) => ({ text: args || '(nothing to echo)', data: { echoed: args } }),
+    // The hint makes the argument required: the library refuses a bare /echo before this runs.
+    run: ({ args }) => ({ text: args, data: { echoed: args } }),
   });
   const protocolVersion = '1.0';
   const agentCard: AgentCard = {
@@ -47,7 +49,8 @@ export function createExampleAgent(baseUrl: string, executor: AgentExecutor = ec
     executor,
     registry,
   });
-  const app = express().use(commandsRoutes(server));
+  // An open agent, by choice: an agent with authentication passes its own user builder.
+  const app = express().use(commandsRoutes(server, { userBuilder: UserBuilder.noAuthentication }));
   return { app, server };
 }
 

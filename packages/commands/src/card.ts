@@ -27,41 +27,84 @@ export function withCommandsExtension(card: AgentCard, registry: CommandRegistry
 export interface CommandsCardOptions {
   /**
    * Adds entries that also follow the registry, such as the command completion
-   * extension's (`withCompletionExtension`); it runs on every rebuild.
+   * extension's (`withCompletionExtension`); it runs on every rebuild, before signing.
    */
   extend?: (card: AgentCard) => AgentCard;
+  /**
+   * Signs each version of the card (the SDK's `generateAgentCardSignature(...)`).
+   * The card is served only once signed; until a new version is signed, the last
+   * signed one is. A failed signature goes to `onError` and keeps the last one.
+   */
+  sign?: (card: AgentCard) => Promise<AgentCard>;
+  onError?: (error: unknown, where: string) => void;
+}
+
+interface BuiltCard {
+  card: AgentCard;
+  json: string;
+  etag: string;
 }
 
 /**
- * A card that follows the registry: rebuilt when it is next read after a
- * command is registered or removed, so serving it costs the same with 1 or
- * 1,000 commands, and registering 2,000 commands in a row rebuilds it once,
- * not 2,000 times.
+ * A card that follows the registry: built only when it is read after a command
+ * was registered or removed (2,000 command files registered at once cost one
+ * build), so serving it costs the same with 1 or 1,000 commands. With a signer,
+ * each change is signed once the changes of the moment have all arrived.
  */
 export class CommandsCard {
-  private built: { card: AgentCard; json: string; etag: string } | undefined;
+  private built: BuiltCard | undefined;
+  private version = 0;
+  private signing: Promise<void> = Promise.resolve();
+  private signPending = false;
 
   constructor(
     private readonly base: AgentCard,
     private readonly registry: CommandRegistry,
     private readonly options: CommandsCardOptions = {},
   ) {
-    registry.onChange(() => {
+    if (options.sign) this.built = built(this.build());
+    registry.onChange(() => this.changed());
+    this.changed();
+  }
+
+  private build(): AgentCard {
+    const commands = withCommandsExtension(this.base, this.registry);
+    return this.options.extend ? this.options.extend(commands) : commands;
+  }
+
+  private changed(): void {
+    const { sign, onError } = this.options;
+    if (!sign) {
       this.built = undefined;
+      return;
+    }
+    this.version++;
+    if (this.signPending) return;
+    this.signPending = true;
+    this.signing = Promise.resolve().then(async () => {
+      this.signPending = false;
+      // Only the newest version is kept: a slow signature of an older one is dropped.
+      const version = this.version;
+      try {
+        const signed = await sign(this.build());
+        if (version === this.version) this.built = built(signed);
+      } catch (error) {
+        onError?.(error, 'card signature');
+      }
     });
   }
 
-  private get latest(): { card: AgentCard; json: string; etag: string } {
-    if (!this.built) {
-      const commands = withCommandsExtension(this.base, this.registry);
-      const card = this.options.extend ? this.options.extend(commands) : commands;
-      const json = cardToJson(card);
-      this.built = { card, json, etag: etagOf(json) };
-    }
+  private get latest(): BuiltCard {
+    this.built ??= built(this.build());
     return this.built;
   }
 
-  /** The current card. Do not mutate it. */
+  /** Resolves once the current version is signed; at once without a signer. */
+  settled(): Promise<void> {
+    return this.signing;
+  }
+
+  /** The current card. Do not mutate it. With a signer, await `settled()` first. */
   get current(): AgentCard {
     return this.latest.card;
   }
@@ -76,8 +119,16 @@ export class CommandsCard {
     return this.latest.etag;
   }
 
-  /** For the SDK's `agentCardHandler({ agentCardProvider })`. */
-  readonly provider = async (): Promise<AgentCard> => this.current;
+  /** For the SDK's `agentCardHandler({ agentCardProvider })`: the card once settled. */
+  readonly provider = async (): Promise<AgentCard> => {
+    await this.settled();
+    return this.latest.card;
+  };
+}
+
+function built(card: AgentCard): BuiltCard {
+  const json = cardToJson(card);
+  return { card, json, etag: etagOf(json) };
 }
 
 /**

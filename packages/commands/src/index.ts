@@ -17,7 +17,8 @@ export {
   CommandsCard,
   type CommandsCardOptions,
 } from './card.js';
-export { CommandError } from './errors.js';
+export { CommandError, type CommandErrorOptions } from './errors.js';
+export { hintRequiresArguments } from './hint.js';
 export { isCommandExchange, withoutCommands } from './history.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';
 export * from './completion/spec.js';

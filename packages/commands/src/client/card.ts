@@ -1,14 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { commandsExtensionParamsSchema } from '../schema/index.js';
 import { COMMAND_NAME_PATTERN, COMMANDS_EXTENSION_URI, type CommandSpec } from '../spec.js';
-
-let validator: ValidateFunction | undefined;
-
-/** The shipped schema, compiled on first use and then reused. */
-function paramsAreValid(params: unknown): boolean {
-  validator ??= new Ajv({ allErrors: false }).compile(commandsExtensionParamsSchema);
-  return validator(params) === true;
-}
+import { paramsMatchSchema } from './params.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,7 +41,7 @@ export function hasCommandsExtension(card: unknown): boolean {
 export function readCommands(card: unknown): CommandSpec[] {
   try {
     const params = findEntry(card)?.['params'];
-    if (params === undefined || !paramsAreValid(params)) return [];
+    if (params === undefined || !paramsMatchSchema(params)) return [];
     const listed = (params as { commands?: Array<Partial<CommandSpec>> }).commands ?? [];
     const seen = new Set<string>();
     const commands: CommandSpec[] = [];

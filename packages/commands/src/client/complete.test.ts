@@ -108,11 +108,12 @@ describe('complete: ranking', () => {
   });
 
   it('fuzzy matches are ranked by fuzzysort score', () => {
+    // One-word names: no word-start match, so the ranking is fuzzysort's alone.
     const commands = [
-      spec('clear-filter-group'),
+      spec('clearfiltergroup'),
       spec('config'),
-      spec('cancel-fg'),
-      spec('copy-file-gz'),
+      spec('cancelfg'),
+      spec('copyfilegz'),
     ];
     const completions = complete('/cfg', commands);
     expect(completions.every((c) => c.kind === 'fuzzy')).toBe(true);
@@ -127,9 +128,9 @@ describe('complete: ranking', () => {
   });
 
   it('fuzzy matches with equal scores keep card order', () => {
-    const commands = [spec('zb'), spec('ab'), spec('qqb'), spec('cb'), spec('xb')];
-    const completions = complete('/b', commands);
-    expect(names(completions)).toEqual(['zb', 'ab', 'cb', 'xb', 'qqb']);
+    const commands = [spec('zby'), spec('aby'), spec('qqby'), spec('cby'), spec('xby')];
+    const completions = complete('/by', commands);
+    expect(names(completions)).toEqual(['zby', 'aby', 'cby', 'xby', 'qqby']);
     expect(completions[0]!.score).toBe(completions[3]!.score);
     expect(completions[4]!.score).toBeLessThan(completions[3]!.score);
   });
@@ -150,6 +151,88 @@ describe('complete: ranking', () => {
   it('an empty card offers nothing', () => {
     expect(complete('/', [])).toEqual([]);
     expect(complete('/mo', [])).toEqual([]);
+  });
+});
+
+describe('complete: prefix, then word starts, then letters in order', () => {
+  const picker = [
+    spec('shout', '<text>'),
+    spec('help'),
+    spec('list-models'),
+    spec('clear-history'),
+    spec('models'),
+    spec('demo'),
+    spec('show-help'),
+  ];
+
+  it('/h offers the names that start a word with h, not every name holding an h', () => {
+    const completions = complete('/h', picker);
+    // show-help before clear-history: "h" is a larger share of the shorter name.
+    expect(names(completions)).toEqual(['help', 'show-help', 'clear-history']);
+    expect(completions.map((c) => c.kind)).toEqual(['prefix', 'word', 'word']);
+    expect(completions[1]!.indexes).toEqual([5]);
+  });
+
+  it('a one-letter query never matches letters inside a word', () => {
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz') {
+      for (const completion of complete(`/${letter}`, picker)) {
+        expect(completion.kind).not.toBe('fuzzy');
+        const at = completion.indexes[0]!;
+        expect(at === 0 || completion.command.name[at - 1] === '-').toBe(true);
+      }
+    }
+  });
+
+  it('/mo: prefix matches, then the word start in list-models, then demo by its letters', () => {
+    const completions = complete('/mo', picker);
+    expect(names(completions)).toEqual(['models', 'list-models', 'demo']);
+    expect(completions.map((c) => c.kind)).toEqual(['prefix', 'word', 'fuzzy']);
+    expect(completions[1]!.indexes).toEqual([5, 6]);
+  });
+
+  it('initials spell a name: /lm is list-models, /ch is clear-history', () => {
+    expect(complete('/lm', picker)[0]).toMatchObject({
+      command: { name: 'list-models' },
+      kind: 'word',
+      indexes: [0, 5],
+    });
+    expect(complete('/ch', picker)[0]).toMatchObject({
+      command: { name: 'clear-history' },
+      kind: 'word',
+      indexes: [0, 6],
+    });
+  });
+
+  it('/cfg: the names it spells by word starts come before config', () => {
+    const commands = [
+      spec('clear-filter-group'),
+      spec('config'),
+      spec('cancel-fg'),
+      spec('copy-file-gz'),
+    ];
+    const completions = complete('/cfg', commands);
+    expect(names(completions)).toEqual([
+      'cancel-fg',
+      'copy-file-gz',
+      'clear-filter-group',
+      'config',
+    ]);
+    expect(completions.map((c) => c.kind)).toEqual(['word', 'word', 'word', 'fuzzy']);
+    expect(completions[0]!.indexes).toEqual([0, 7, 8]);
+  });
+
+  it('word matches using fewer words rank first, then card order', () => {
+    const commands = [spec('set-t-title'), spec('show-title'), spec('a-ti')];
+    // show-title and set-t-title both hold "ti" at a word start; a-ti is shorter, so a larger share.
+    expect(names(complete('/ti', commands))).toEqual(['a-ti', 'show-title', 'set-t-title']);
+  });
+
+  it('a hostile card of long many-word names still answers, with the fewest words', () => {
+    const long = spec(Array.from({ length: 2000 }, () => 'a').join('-') + '-abc');
+    const [match] = complete('/aaaaaaaaaaaaaaaaaaaaaaaabc', [long]);
+    expect(match?.kind).toBe('word');
+    expect(match?.indexes).toHaveLength(26);
+    expect(complete('/abc', [long])[0]?.indexes).toEqual([4000, 4001, 4002]);
   });
 });
 

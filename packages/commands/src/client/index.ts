@@ -4,11 +4,15 @@ export {
   type CommandSpec,
   type CommandsExtensionParams,
   type CommandReplyMetadata,
+  type CommandReplyError,
+  type CommandRefusalData,
+  REPLY_ERROR_CODES,
 } from '../spec.js';
 export { parseCommandText, type ParsedCommandText } from '../parse.js';
 export { readCommands, hasCommandsExtension } from './card.js';
 export {
   complete,
+  FUZZY_MIN_QUERY,
   argumentHintState,
   hintRequiresArguments,
   type Completion,
@@ -23,6 +27,10 @@ export {
   replyMessageOf,
   replyData,
   replyText,
+  replyErrorOf,
+  isReplyError,
+  type CommandReply,
+  type CommandReplyMark,
 } from './reply.js';
 export {
   commandRequestOptions,

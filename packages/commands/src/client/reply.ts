@@ -1,4 +1,9 @@
-import type { CommandReplyMetadata } from '../spec.js';
+import type { Message, Task, TaskStatus } from '@a2a-js/sdk';
+import {
+  REPLY_ERROR_CODE_PATTERN,
+  type CommandReplyError,
+  type CommandReplyMetadata,
+} from '../spec.js';
 
 /*
  * Reading command replies (SEMANTICS §3) from whatever a client holds: a
@@ -79,8 +84,27 @@ function metadataOf(x: unknown, depth: number): CommandReplyMetadata | undefined
   return inner === undefined ? undefined : metadataOf(inner, depth + 1);
 }
 
-/** Whether `x` is (or carries) a command reply. */
-export function isCommandReply(x: unknown): boolean {
+declare const commandReplyBrand: unique symbol;
+
+/**
+ * A mark that exists only for the type checker: it makes {@link CommandReply}
+ * narrower than what it marks, so that the guard's false branch keeps its type.
+ */
+export interface CommandReplyMark {
+  readonly [commandReplyBrand]: true;
+}
+
+/**
+ * What {@link isCommandReply} proves about a value: a `Task` that is a command
+ * reply has its reply as `status.message`; anything else keeps its own type.
+ */
+export type CommandReply<T> = (T extends Task
+  ? T & { status: TaskStatus & { message: Message } }
+  : T) &
+  CommandReplyMark;
+
+/** Whether `x` is (or carries) a command reply. A type guard: a `Task` narrows to one with `status.message`. */
+export function isCommandReply<T>(x: T): x is CommandReply<T> {
   return replyMetadataOf(x) !== undefined;
 }
 
@@ -129,21 +153,58 @@ function contentOf(part: unknown): [string, unknown] | undefined {
   return undefined;
 }
 
-/** The value of the message's first data part, or undefined when it has none. */
-export function replyData(message: unknown): unknown {
-  for (const part of partsOf(message)) {
+/**
+ * The message whose parts a reader reads: `x` itself when it is a message (of
+ * any role), else the reply message it carries (a task's or status update's
+ * `status.message`, a stream response's payload).
+ */
+function partsHolder(x: unknown): unknown {
+  return isObject(x) && Array.isArray(x['parts']) ? x : messageOf(x, 0);
+}
+
+/**
+ * The value of the first data part, or undefined when there is none. Reads a
+ * message, or the reply a stream event, status update, stream response or task carries.
+ */
+export function replyData(x: unknown): unknown {
+  for (const part of partsOf(partsHolder(x))) {
     const content = contentOf(part);
     if (content?.[0] === 'data') return content[1];
   }
   return undefined;
 }
 
-/** The message's text parts, joined with newlines (`""` when it has none). */
-export function replyText(message: unknown): string {
+/**
+ * The text parts, joined with newlines (`""` when there are none). Reads a
+ * message, or the reply a stream event, status update, stream response or task carries.
+ */
+export function replyText(x: unknown): string {
   const texts: string[] = [];
-  for (const part of partsOf(message)) {
+  for (const part of partsOf(partsHolder(x))) {
     const content = contentOf(part);
     if (content?.[0] === 'text' && typeof content[1] === 'string') texts.push(content[1]);
   }
   return texts.join('\n');
+}
+
+/** Whether `value` is a reply error: `{code, message}`, a kebab-case code and a string. */
+export function isReplyError(value: unknown): value is CommandReplyError {
+  return (
+    isObject(value) &&
+    typeof value['code'] === 'string' &&
+    REPLY_ERROR_CODE_PATTERN.test(value['code']) &&
+    typeof value['message'] === 'string'
+  );
+}
+
+/**
+ * The refusal a command reply carries, from its data part `{"error": {code, message}}`,
+ * or undefined for a reply that did not refuse (and for anything that is not a command reply).
+ */
+export function replyErrorOf(x: unknown): CommandReplyError | undefined {
+  if (replyMetadataOf(x) === undefined) return undefined;
+  const data = replyData(x);
+  if (!isObject(data)) return undefined;
+  const error = data['error'];
+  return isReplyError(error) ? { code: error.code, message: error.message } : undefined;
 }

@@ -1,5 +1,5 @@
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
-import { jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/server/express';
 import { gzipSync } from 'node:zlib';
 import { Router, type RequestHandler } from 'express';
 import type { CommandsCard } from '../card.js';
@@ -24,7 +24,9 @@ export function commandsCardHandler(card: CommandsCard): RequestHandler {
     }
     return cached;
   };
-  router.get('/', (req, res) => {
+  router.get('/', async (req, res) => {
+    // A signed card is served only once its current version is signed.
+    await card.settled();
     const { etag, plain, gzipped } = encoded();
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-cache');
@@ -45,13 +47,19 @@ export function commandsCardHandler(card: CommandsCard): RequestHandler {
 }
 
 export interface CommandsRoutesOptions {
-  /** Where JSON-RPC is served; `/a2a/jsonrpc` by default. */
+  /**
+   * Who the caller is, for the SDK's handlers and `context.caller`. Required, so
+   * that wiring commands never turns an agent's authentication off by default:
+   * pass the builder the agent already uses, or `UserBuilder.noAuthentication`
+   * to choose an open agent.
+   */
+  userBuilder: UserBuilder;
+  /** Where JSON-RPC is served when the card declares `JSONRPC`; `/a2a/jsonrpc` by default. */
   jsonRpcPath?: string;
-  /** Where HTTP+JSON is served; `/a2a/rest` by default. */
+  /** Where HTTP+JSON is served when the card declares `HTTP+JSON`; `/a2a/rest` by default. */
   restPath?: string;
   /** Where the completion route is served, when the target has `completions`; `/a2a/complete` by default. */
   completionPath?: string;
-  userBuilder?: UserBuilder;
   /**
    * Also serve A2A 0.3 requests (no `A2A-Version` header, or `0.3`) through the
    * SDK's compat layer. The card must then name 0.3 interfaces as well.
@@ -68,24 +76,44 @@ export interface CommandsRoutesTarget {
   completions?: ArgumentCompletions;
 }
 
-/** The card, JSON-RPC and HTTP+JSON routes of a commands-enabled agent, as one router. */
+/** The card's protocol bindings, as `supportedInterfaces[].protocolBinding` names them. */
+function declaredBindings(card: CommandsCard): Set<string> {
+  return new Set((card.current.supportedInterfaces ?? []).map((i) => i.protocolBinding));
+}
+
+/**
+ * The card, and the A2A routes of a commands-enabled agent, as one router: the
+ * card at `/.well-known/agent-card.json`, JSON-RPC at `jsonRpcPath` only when the
+ * card declares a `JSONRPC` interface, HTTP+JSON at `restPath` only when it
+ * declares `HTTP+JSON`. A binding the card does not name is not served at all.
+ */
 export function commandsRoutes(
   server: CommandsRoutesTarget,
-  options: CommandsRoutesOptions = {},
+  options: CommandsRoutesOptions,
 ): Router {
   const { requestHandler, contextBuilder } = server;
-  const userBuilder = options.userBuilder ?? UserBuilder.noAuthentication;
+  const userBuilder = (options as Partial<CommandsRoutesOptions> | undefined)?.userBuilder;
+  if (typeof userBuilder !== 'function') {
+    throw new TypeError(
+      'commandsRoutes needs options.userBuilder: the user builder your agent authenticates with, or UserBuilder.noAuthentication for an agent open to anyone.',
+    );
+  }
+  const bindings = declaredBindings(server.card);
   const legacyCompat = { enabled: options.legacyCompat ?? false };
   const router = Router();
   router.use(`/${AGENT_CARD_PATH}`, commandsCardHandler(server.card));
-  router.use(
-    options.jsonRpcPath ?? '/a2a/jsonrpc',
-    jsonRpcHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
-  );
-  router.use(
-    options.restPath ?? '/a2a/rest',
-    restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
-  );
+  if (bindings.has('JSONRPC')) {
+    router.use(
+      options.jsonRpcPath ?? '/a2a/jsonrpc',
+      jsonRpcHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
+    );
+  }
+  if (bindings.has('HTTP+JSON')) {
+    router.use(
+      options.restPath ?? '/a2a/rest',
+      restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat }),
+    );
+  }
   if (server.completions) {
     router.use(
       options.completionPath ?? DEFAULT_COMPLETION_PATH,

@@ -16,6 +16,9 @@ import { CommandsRequestHandler } from './dispatch.js';
 import { CommandsTaskStore } from './sdk-task-store.js';
 import { TurnGate } from './turn-gate.js';
 
+/** The SDK `DefaultRequestHandler`'s constructor arguments, by position. */
+type SdkHandlerArguments = ConstructorParameters<typeof DefaultRequestHandler>;
+
 export interface CommandsServerOptions {
   agentCard: AgentCard;
   executor: AgentExecutor;
@@ -26,7 +29,21 @@ export interface CommandsServerOptions {
   maxQueuedPerTask?: number;
   /** Refuse a command whose arguments have more characters than this; unlimited when absent. */
   argumentChars?: number;
+  /** The SDK handler's own options (`keepBusAliveStates`, `validateInputModes`). */
   requestHandlerOptions?: DefaultRequestHandlerOptions;
+  /*
+   * The rest of the SDK `DefaultRequestHandler`'s constructor arguments, passed to it
+   * as they are: an agent that used them before commands keeps them.
+   */
+  /** The SDK's event bus manager; its in-memory one by default. */
+  eventBusManager?: SdkHandlerArguments[3];
+  /** Where push-notification configs are kept; with `pushNotificationSender`, turns are pushed. */
+  pushNotificationStore?: SdkHandlerArguments[4];
+  pushNotificationSender?: SdkHandlerArguments[5];
+  /** The authenticated extended card, or a function of the call context that gives it. */
+  extendedAgentCardProvider?: SdkHandlerArguments[6];
+  /** Signs the card: each version the registry makes, as served and as `GetAgentCard` gives it. */
+  agentCardSignatureGenerator?: SdkHandlerArguments[7];
   onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   signal?: AbortSignal;
   /**
@@ -54,22 +71,22 @@ export interface CommandsServer {
 export function createCommandsServer(options: CommandsServerOptions): CommandsServer {
   const registry = options.registry ?? new CommandRegistry();
   const { completion } = options;
-  const card = new CommandsCard(
-    options.agentCard,
-    registry,
-    completion && { extend: (base) => withCompletionExtension(base, registry, completion) },
-  );
+  const card = new CommandsCard(options.agentCard, registry, {
+    extend: completion && ((base) => withCompletionExtension(base, registry, completion)),
+    sign: options.agentCardSignatureGenerator,
+    onError: options.onError,
+  });
   const store = new CommandsTaskStore(options.taskStore);
   const turns = new TurnGate(options.maxQueuedPerTask);
   const inner = new DefaultRequestHandler(
     card.current,
     store,
     turns.track(options.executor),
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
+    options.eventBusManager,
+    options.pushNotificationStore,
+    options.pushNotificationSender,
+    options.extendedAgentCardProvider,
+    options.agentCardSignatureGenerator,
     options.requestHandlerOptions,
   );
   const requestHandler = new CommandsRequestHandler({

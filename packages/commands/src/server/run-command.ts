@@ -11,7 +11,13 @@ import type {
 import { CommandError } from '../errors.js';
 import { newMessage, textPart, USER } from '../message.js';
 import type { ParsedCommand } from '../parse.js';
-import { SUBTASK_METADATA_KEY, type SubtaskLinks } from '../spec.js';
+import { hintRequiresArguments } from '../hint.js';
+import {
+  REPLY_ERROR_CODES,
+  SUBTASK_METADATA_KEY,
+  type CommandRefusalData,
+  type SubtaskLinks,
+} from '../spec.js';
 import { withoutReplyTags, type CommandTaskStore, type TaskHead } from './command-task-store.js';
 import type { LiveStreams } from './live-streams.js';
 import { commandReplyEvent, replyMessage } from './reply.js';
@@ -140,18 +146,27 @@ export class CommandRunner {
     context: ServerCallContext,
     staged: StagedEffects,
   ): Promise<CommandResult> {
+    const { name, command } = parsed;
+    // A declared required argument is a promise to the handler: it never runs without one.
+    if (parsed.args === '' && hintRequiresArguments(command.argument_hint)) {
+      return refusal(
+        REPLY_ERROR_CODES.missingArgument,
+        `/${name} needs an argument: type /${name} ${command.argument_hint}.`,
+      );
+    }
     const commandContext = this.commandContext(parsed, message, head, created, context, staged);
     try {
-      const result = await parsed.command.run(commandContext);
+      const result = await command.run(commandContext);
       return typeof result === 'string' ? { text: result } : result;
     } catch (error) {
       // A handler that throws changes nothing, whatever it staged before.
       Object.assign(staged, { metadata: undefined, subtasks: [], prompts: [] });
-      if (error instanceof CommandError) return { text: error.message };
-      this.options.onError?.(error, `/${parsed.name}`, context);
-      return {
-        text: `/${parsed.name} failed unexpectedly. Nothing was changed by this reply; the server log has the details.`,
-      };
+      if (error instanceof CommandError) return refusal(error.code, error.message);
+      this.options.onError?.(error, `/${name}`, context);
+      return refusal(
+        REPLY_ERROR_CODES.commandFailed,
+        `/${name} failed unexpectedly. Nothing was changed by this reply; the server log has the details.`,
+      );
     }
   }
 
@@ -238,6 +253,12 @@ export class CommandRunner {
     }
     return this.view(head, true, context, history);
   }
+}
+
+/** A refusal: the text a person reads, and the same as `{"error": {code, message}}` data. */
+function refusal(code: string, text: string): CommandResult {
+  const data: CommandRefusalData = { error: { code, message: text } };
+  return { text, data };
 }
 
 /** What a handler changed, held back so that it is stored in one write with the reply. */

@@ -1,6 +1,6 @@
 import { text as readAll } from 'node:stream/consumers';
 import type { Message, Task } from '@a2a-js/sdk';
-import { sendText } from 'a2a-commands/client';
+import { replyErrorOf, sendText } from 'a2a-commands/client';
 import { Command } from 'commander';
 import { apiKeyOption } from './api-key-option.js';
 import { ChatError, connect, DEFAULT_AGENT_URL } from '../chat/connection.js';
@@ -12,6 +12,9 @@ function fail(message: string): void {
   process.stderr.write(`a2a-harness send: ${message}\n`);
   process.exitCode = 1;
 }
+
+/** The exit code when the reply is a command's refusal: scripts can tell it from a reply (0) and a failure (1). */
+export const REFUSED_EXIT_CODE = 2;
 
 /** `send "text"` or `send URL "text"`; `-` for the text reads it from stdin. */
 async function argumentsOf(
@@ -65,7 +68,18 @@ export function sendCommand(): Command {
         const outcome = sendOutcome(result);
         if (options.json) process.stdout.write(`${sendResultJson(result)}\n`);
         else if (outcome.ok && outcome.text !== '') process.stdout.write(`${outcome.text}\n`);
-        if (!outcome.ok) fail(outcome.text);
+        if (!outcome.ok) {
+          fail(outcome.text);
+          return;
+        }
+        // The reply is printed as it is; the code and exit status say it refused (a2a-commands' `{error}` data).
+        const refusal = replyErrorOf(result);
+        if (refusal) {
+          process.stderr.write(
+            `a2a-harness send: /${sanitizeLine(outcome.command ?? '')} refused (${refusal.code})\n`,
+          );
+          process.exitCode = REFUSED_EXIT_CODE;
+        }
       },
     );
 }

@@ -1,0 +1,221 @@
+/**
+ * Issue 18 item 6: the package as npm ships it. `npm pack` (which builds it
+ * first, from a clean dist), install the tarball into a new project outside
+ * the workspace, compile an agent and a client against it under strict
+ * settings, and run them over loopback. Also: no test files in the tarball, the
+ * license and metadata are there, and `moduleResolution: node10` finds the subpaths.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const tsc = require.resolve('typescript/bin/tsc');
+
+/** The versions the workspace has installed: the npm cache holds their tarballs. */
+function installed(name: string): string {
+  // Read from the file: not every package exports its package.json.
+  const manifest = join(packageDir, '..', '..', 'node_modules', name, 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+const AGENT_AND_CLIENT = `
+import type { AgentCard } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import { UserBuilder } from '@a2a-js/sdk/server/express';
+import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { CommandError, CommandRegistry, COMMANDS_EXTENSION_URI } from 'a2a-commands';
+import { commandOf, readCommands, replyErrorOf, replyText, sendText } from 'a2a-commands/client';
+import { commandsRoutes } from 'a2a-commands/express';
+import { createCommandsServer } from 'a2a-commands/server';
+import { echoExecutor } from './echo-executor.js';
+
+const registry = new CommandRegistry();
+registry.register({ name: 'shout', description: 'Shout it', argument_hint: '<text>', run: ({ args }) => args.toUpperCase() });
+registry.register({ name: 'fail', description: 'Refuses', run: () => { throw new CommandError('no', { code: 'nope' }); } });
+
+const app = express();
+const listening = app.listen(0, '127.0.0.1');
+await new Promise((resolve) => listening.once('listening', resolve));
+const baseUrl = 'http://127.0.0.1:' + (listening.address() as AddressInfo).port;
+const agentCard: AgentCard = {
+  name: 'packed', description: 'from the tarball', version: '1.0.0',
+  supportedInterfaces: [{ url: baseUrl + '/a2a/jsonrpc', protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+  capabilities: { streaming: true, extensions: [] }, provider: undefined, skills: [], signatures: [],
+  securitySchemes: {}, securityRequirements: [], defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+};
+const server = createCommandsServer({ agentCard, executor: echoExecutor(), registry });
+app.use(commandsRoutes(server, { userBuilder: UserBuilder.noAuthentication }));
+
+const client = await new ClientFactory().createFromUrl(baseUrl);
+const card = await client.getAgentCard();
+const shout = await sendText(client, '/shout hello');
+const bare = await sendText(client, '/shout');
+const fail = await sendText(client, '/fail');
+const answer = await sendText(client, 'hi there');
+console.log(JSON.stringify({
+  uri: card.capabilities?.extensions.some((e) => e.uri === COMMANDS_EXTENSION_URI),
+  commands: readCommands(card).map((c) => c.name),
+  shout: [commandOf(shout), replyText(shout)],
+  bare: replyErrorOf(bare),
+  fail: replyErrorOf(fail),
+  answer: [commandOf(answer), replyText(answer)],
+}));
+listening.close();
+listening.closeAllConnections();
+`;
+
+const NODE10_CHECK = `
+import type { CommandSpec, CommandReplyError } from 'a2a-commands/client';
+import type { CommandsServer } from 'a2a-commands/server';
+import type { CommandsRoutesOptions } from 'a2a-commands/express';
+import type { CommandDefinition } from 'a2a-commands';
+export type Seen = [CommandSpec, CommandReplyError, CommandsServer, CommandsRoutesOptions, CommandDefinition];
+`;
+
+const STRICT = {
+  compilerOptions: {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    outDir: 'out',
+    types: ['node'],
+  },
+  files: ['main.ts', 'echo-executor.ts'],
+};
+
+const NODE10 = {
+  compilerOptions: {
+    module: 'commonjs',
+    moduleResolution: 'node10',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  },
+  files: ['node10.ts'],
+};
+
+let work: string;
+let tarball: string;
+let files: string[];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'a2a-commands-packed-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: packageDir,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: { path: string }[] }>;
+  tarball = join(work, packed!.filename);
+  files = packed!.files.map((f) => f.path);
+
+  const project = join(work, 'project');
+  await run('mkdir', ['-p', project]);
+  const manifest = {
+    name: 'adopter',
+    private: true,
+    type: 'module',
+    dependencies: {
+      'a2a-commands': `file:${tarball}`,
+      '@a2a-js/sdk': installed('@a2a-js/sdk'),
+      express: installed('express'),
+    },
+    devDependencies: {
+      '@types/express': installed('@types/express'),
+      '@types/node': installed('@types/node'),
+    },
+  };
+  await writeFile(join(project, 'package.json'), JSON.stringify(manifest, null, 2));
+  // The tarballs come from the warm cache; metadata npm lacks comes from the registry.
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: project,
+  });
+  await writeFile(join(project, 'main.ts'), AGENT_AND_CLIENT);
+  // The executor the package ships as an example, compiled here like the adopter's own code.
+  const shipped = await readFile(
+    join(project, 'node_modules/a2a-commands/examples/echo-executor.ts'),
+    'utf8',
+  );
+  await writeFile(join(project, 'echo-executor.ts'), shipped);
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(STRICT));
+  await writeFile(join(project, 'node10.ts'), NODE10_CHECK);
+  await writeFile(join(project, 'tsconfig.node10.json'), JSON.stringify(NODE10));
+}, 300_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the packed a2a-commands', () => {
+  it('ships the build, the license and the examples, and no test file', () => {
+    expect(files).toContain('dist/index.js');
+    expect(files).toContain('dist/client/index.d.ts');
+    expect(files).toContain('dist/schema/commands-extension-v1.schema.json');
+    expect(files).toContain('LICENSE');
+    expect(files).toContain('examples/agent.ts');
+    expect(files.filter((path) => /\.test\.|(^|\/)test\//.test(path))).toEqual([]);
+  });
+
+  it('declares its license text, repository, keywords and peers', async () => {
+    const project = join(work, 'project', 'node_modules', 'a2a-commands');
+    const license = await readFile(join(project, 'LICENSE'), 'utf8');
+    expect(license).toContain('Apache License');
+    expect(license).toContain('Version 2.0, January 2004');
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+    expect(manifest.repository.url).toMatch(/github\.com/);
+    expect(manifest.keywords).toContain('a2a');
+    expect(manifest.exports['./package.json']).toBe('./package.json');
+    expect(manifest.peerDependenciesMeta['@types/express']).toEqual({ optional: true });
+    expect(manifest.dependencies.ajv).toBeUndefined();
+  });
+
+  it('compiles an agent and a client under strict settings, and they talk over loopback', async () => {
+    const project = join(work, 'project');
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
+    const { stdout } = await run(process.execPath, ['out/main.js'], { cwd: project });
+    expect(JSON.parse(stdout)).toEqual({
+      uri: true,
+      commands: ['shout', 'fail'],
+      shout: ['shout', 'HELLO'],
+      bare: {
+        code: 'missing-argument',
+        message: '/shout needs an argument: type /shout <text>.',
+      },
+      fail: { code: 'nope', message: 'no' },
+      answer: [null, expect.stringContaining('hi there')],
+    });
+  }, 120_000);
+
+  it('resolves every subpath with moduleResolution node10 (typesVersions)', async () => {
+    const project = join(work, 'project');
+    await run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], { cwd: project });
+  }, 60_000);
+
+  it('package.json is importable through the exports map', async () => {
+    const project = join(work, 'project');
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import('a2a-commands/package.json', { with: { type: 'json' } }).then((m) => console.log(m.default.name))",
+      ],
+      { cwd: project },
+    );
+    expect(stdout.trim()).toBe('a2a-commands');
+  });
+});
