@@ -12,16 +12,16 @@ import {
   completionResponseSchema,
   type CommandCompletionParams,
 } from 'a2a-commands';
+import { readCommands } from 'a2a-commands/client';
 import {
   completeArgument,
   completeInput,
-  readCommands,
   readCompletion,
   requestCompletion,
   takeValue,
   CompletionRequestError,
   argumentPosition,
-} from 'a2a-commands/client';
+} from 'a2a-commands/client/completion';
 import { createCommandsServer, type CommandsServer } from 'a2a-commands/server';
 import { commandsRoutes } from 'a2a-commands/express';
 import { createExampleAgent } from '../examples/agent.js';

@@ -15,7 +15,11 @@ import {
   completionResponseSchema,
   type CommandCompletionParams,
 } from 'a2a-commands';
-import { completeArgument, readCompletion, requestCompletion } from 'a2a-commands/client';
+import {
+  completeArgument,
+  readCompletion,
+  requestCompletion,
+} from 'a2a-commands/client/completion';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from './support/harness.js';
@@ -106,7 +110,7 @@ describe('values', () => {
     const names = harness.harness.registry.list().map((c) => c.name);
     expect(await valuesFor('/help ')).toEqual(names);
     // Rule 3: names that start with it first, then names that contain it.
-    expect(await valuesFor('/help st')).toEqual(['status', 'system']);
+    expect(await valuesFor('/help st')).toEqual(['status', 'stop', 'system']);
   });
 
   it("a custom command's declared choices, per positional argument", async () => {

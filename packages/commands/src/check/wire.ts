@@ -255,16 +255,20 @@ class RestWire extends BaseWire implements AgentWire {
   }
 }
 
-/** The interfaces of a card the checker can speak, JSON-RPC first. */
+/**
+ * The interfaces of a card the checker can speak, JSON-RPC first: one per
+ * binding, A2A 1.0 only (an agent may also name the same endpoints for 0.3).
+ */
 export function wiresFor(card: any, options: WireOptions): AgentWire[] {
-  const interfaces: Array<{ url?: string; protocolBinding?: string }> = Array.isArray(
-    card?.supportedInterfaces,
-  )
-    ? card.supportedInterfaces
-    : [];
+  const interfaces: Array<{ url?: string; protocolBinding?: string; protocolVersion?: string }> =
+    Array.isArray(card?.supportedInterfaces) ? card.supportedInterfaces : [];
   const wires: AgentWire[] = [];
+  const seen = new Set<string>();
   for (const entry of interfaces) {
     if (typeof entry.url !== 'string') continue;
+    if (entry.protocolVersion && !entry.protocolVersion.startsWith('1.')) continue;
+    if (seen.has(entry.protocolBinding ?? '')) continue;
+    seen.add(entry.protocolBinding ?? '');
     if (entry.protocolBinding === 'JSONRPC') wires.push(new JsonRpcWire(entry.url, options));
     if (entry.protocolBinding === 'HTTP+JSON') wires.push(new RestWire(entry.url, options));
   }

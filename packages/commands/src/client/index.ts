@@ -41,30 +41,3 @@ export {
   type TextMessageOptions,
   type SendTextOptions,
 } from './send.js';
-export {
-  COMMAND_COMPLETION_EXTENSION_URI,
-  DEFAULT_COMPLETION_PATH,
-  type ArgumentSpec,
-  type CommandArguments,
-  type CommandCompletionParams,
-  type CompletionRequest,
-  type CompletionResponse,
-  type CompletionValue,
-} from '../completion/spec.js';
-export {
-  readCompletion,
-  argumentPosition,
-  takeValue,
-  requestCompletion,
-  completeArgument,
-  CompletionRequestError,
-  type ArgumentPosition,
-  type ArgumentValues,
-  type CompleteArgumentOptions,
-  type CompletionRequestOptions,
-} from './completion.js';
-export {
-  completeInput,
-  type InputCompletions,
-  type CompleteInputOptions,
-} from './complete-input.js';

@@ -2,11 +2,10 @@ import type { Key } from 'ink';
 import {
   argumentHintState,
   complete,
-  takeValue,
-  type ArgumentValues,
   type CommandSpec,
   type Completion,
 } from 'a2a-commands/client';
+import { takeValue, type ArgumentValues } from 'a2a-commands/client/completion';
 import { EMPTY_HISTORY, newer, older, type InputHistory } from './input-history.js';
 import * as edit from './line-editor.js';
 import { EMPTY_LINE, lineOf, type Line } from './line-editor.js';

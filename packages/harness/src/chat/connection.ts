@@ -6,12 +6,8 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
-import {
-  readCommands,
-  readCompletion,
-  type CommandCompletionParams,
-  type CommandSpec,
-} from 'a2a-commands/client';
+import { readCommands, type CommandSpec } from 'a2a-commands/client';
+import { readCompletion, type CommandCompletionParams } from 'a2a-commands/client/completion';
 import { describeError, isTaskNotFound } from './errors.js';
 import { sanitizeLine } from './sanitize.js';
 

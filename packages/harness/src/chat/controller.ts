@@ -1,14 +1,13 @@
 import { TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
-  completeArgument,
   isCommandReply,
   parseCommandText,
-  type ArgumentValues,
   sendText,
   streamText,
   taskRefOf,
 } from 'a2a-commands/client';
+import { completeArgument, type ArgumentValues } from 'a2a-commands/client/completion';
 import type { Connection } from './connection.js';
 import { describeError, isTaskNotFound } from './errors.js';
 import { ChatStore, type ChatState } from './chat-store.js';

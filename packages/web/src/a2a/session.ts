@@ -9,17 +9,19 @@ import {
 } from '@a2a-js/sdk/client';
 import {
   commandRequestOptions,
-  completeArgument,
   readCommands,
-  readCompletion,
-  type ArgumentValues,
-  type CommandCompletionParams,
   replyData,
   replyMessageOf,
   sendText,
   textRequest,
   type CommandSpec,
 } from 'a2a-commands/client';
+import {
+  completeArgument,
+  readCompletion,
+  type ArgumentValues,
+  type CommandCompletionParams,
+} from 'a2a-commands/client/completion';
 import { ApiKeyNeededError, authorizedFetch, requiresApiKey } from './api-key.js';
 import { toTaskState } from './task-states.js';
 

@@ -1,4 +1,5 @@
-import { takeValue, type CommandSpec } from 'a2a-commands/client';
+import { type CommandSpec } from 'a2a-commands/client';
+import { takeValue } from 'a2a-commands/client/completion';
 import {
   useId,
   useLayoutEffect,

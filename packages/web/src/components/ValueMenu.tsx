@@ -1,4 +1,4 @@
-import type { ArgumentValues } from 'a2a-commands/client';
+import type { ArgumentValues } from 'a2a-commands/client/completion';
 import { useEffect } from 'react';
 import { optionId } from './SlashMenu.js';
 

@@ -1,4 +1,4 @@
-import type { ArgumentValues } from 'a2a-commands/client';
+import type { ArgumentValues } from 'a2a-commands/client/completion';
 import { useEffect, useState } from 'react';
 
 /** Asks for the values of `input`'s argument, e.g. `/model ` → the models. */

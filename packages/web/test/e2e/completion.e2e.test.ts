@@ -5,7 +5,7 @@
  * Debian's Chromium. `/model ` offers the caller's models with their
  * provider; Tab takes one; Enter then runs the command with it.
  */
-import { requestCompletion, readCompletion } from 'a2a-commands/client';
+import { requestCompletion, readCompletion } from 'a2a-commands/client/completion';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';

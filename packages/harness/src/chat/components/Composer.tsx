@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic */
 import { Box, Text, useInput } from 'ink';
-import type { ArgumentValues, CommandSpec } from 'a2a-commands/client';
+import type { CommandSpec } from 'a2a-commands/client';
+import type { ArgumentValues } from 'a2a-commands/client/completion';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import {
   composerKey,

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 import { Box, Text } from 'ink';
-import type { ArgumentValues } from 'a2a-commands/client';
+import type { ArgumentValues } from 'a2a-commands/client/completion';
 import { sanitizeLine } from '../sanitize.js';
 import { COMPLETION_ROWS, windowStart } from './CompletionList.js';
 
