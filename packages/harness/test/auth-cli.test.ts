@@ -78,6 +78,27 @@ describe('a2a-harness serve with keys', () => {
     expect(failed.stdout).toContain(`${keyFile}:2: expected principal=key`);
     expect(failed.stdout + failed.stderr).not.toContain('secret-value');
   });
+
+  it('refuses a key named "unknown": that name owns the tasks made without keys (issue 15, item 15)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-keys-'));
+    // A task made while the server ran without keys belongs to the anonymous owner.
+    const open = await spawnHarness(['--data', dir]);
+    const made = await rpc(open.url, 'SendMessage', { message: userText('/title Anonymous') });
+    expect(made.body.result.task.id).toBeTruthy();
+    open.child.kill('SIGTERM');
+    await open.exited;
+    const failed = await execFileAsync(
+      process.execPath,
+      [...CLI, 'serve', '--port', '0', '--data', dir],
+      { env: { ...process.env, HARNESS_API_KEYS: `unknown=${'k'.repeat(32)}` } },
+    ).then(
+      () => expect.fail('started'),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('is reserved: it owns the tasks made without keys');
+    expect(failed.stdout + failed.stderr).not.toContain('k'.repeat(32));
+  });
 });
 
 describe('a2a-harness send to an agent that wants a key', () => {
