@@ -33,8 +33,11 @@ it('every line is a JSON log line, and refused requests are not logged as errors
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-  // No A2A-Version: the SDK refuses it, and printed a stack trace to stderr.
-  const unversioned = await post({}, { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} });
+  // A version nobody serves (0.3 and 1.0 are): the SDK refuses it, and printed a stack trace to stderr.
+  const unversioned = await post(
+    { 'A2A-Version': '9.9' },
+    { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} },
+  );
   expect((await unversioned.json()).error.code).toBe(-32009);
   // A stream refused before its first event: the SDK printed "Pre-stream error".
   const refused = await post(
