@@ -108,6 +108,7 @@ describe('Ctrl+C', () => {
     expect(answer).toMatchObject({ text: 'You said: tell me a story', stopped: true });
     expect(agent.tasks.get(taskId)!.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(home(controller).taskId).toBe(taskId);
+    expect(home(controller).state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     // A second Ctrl+C within the arming time quits.
     expect(controller.interrupt()).toBe('quit');
 

@@ -108,7 +108,7 @@ export class ChatController {
     if (view.busy && this.turns.has(view.key)) {
       if (view.taskId !== undefined && this.getState().commands.some((c) => c.name === 'stop')) {
         this.store.arm('Stopping the answer… press Ctrl+C again to quit.');
-        void this.runCommand(view.key, '/stop');
+        void this.stopTurn(view.key);
         return 'stopping';
       }
       this.store.arm('Canceling the task (this ends it)… press Ctrl+C again to quit.');
@@ -235,6 +235,30 @@ export class ChatController {
       abort.abort();
       if (this.turns.get(key) === abort) this.turns.delete(key);
       this.store.updateView(key, (v) => ({ ...v, busy: false }));
+    }
+  }
+
+  /**
+   * Ctrl+C during a turn, when the card lists `/stop`: the agent ends the turn,
+   * keeps the answer so far (marked stopped) and the task goes on. The turn's
+   * own stream brings that answer and the task's next state; the reply's state
+   * was taken while the turn still ran, so only its message is shown.
+   */
+  private async stopTurn(key: string): Promise<void> {
+    const { taskId, contextId } = this.store.view(key);
+    try {
+      const result = await this.request((signal) =>
+        sendText(this.session.client, '/stop', { taskId, contextId, requestOptions: { signal } }),
+      );
+      const message = 'messageId' in result ? result : result.status?.message;
+      if (message) {
+        this.store.updateView(key, (v) => ({
+          ...v,
+          entries: applyAgentMessage(v.entries, message),
+        }));
+      }
+    } catch (error) {
+      this.fail(key, error);
     }
   }
 
