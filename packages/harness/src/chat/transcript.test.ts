@@ -113,8 +113,10 @@ function snapshot(answerSoFar?: string): Parameters<typeof applyEvent>[1] {
   const running = task([userMessage('count to 11')], TaskState.TASK_STATE_WORKING);
   running.status!.message = undefined;
   if (answerSoFar !== undefined) {
-    const event = chunk(answerSoFar, { first: true });
-    running.artifacts = [(event.payload!.value as { artifact: never }).artifact];
+    const { payload } = chunk(answerSoFar, { first: true });
+    if (payload?.$case === 'artifactUpdate' && payload.value.artifact) {
+      running.artifacts = [payload.value.artifact];
+    }
   }
   return { payload: { $case: 'task', value: running } };
 }
