@@ -187,15 +187,25 @@ describe('a2a-harness chat in a terminal', () => {
     expect(after.at(-1)).toBe('[exited 0]');
   }, 120_000);
 
-  it('Ctrl+C cancels a turn and the chat goes on; resize and paste do not break it', async () => {
+  /** The task id the header shows (its first 8 characters). */
+  const headerTask = (screen: string) => /· task ([0-9a-f]{8}) ·/.exec(screen.split('\n')[0]!)?.[1];
+
+  it('Ctrl+C stops the answer with /stop and the chat goes on in the same task; resize and paste do not break it', async () => {
     terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 90, rows: 24 });
     await terminal.waitFor('Connected to a2a-harness', 60_000);
     terminal.type(`tell me everything ${'and more '.repeat(60)}`);
     terminal.keys('Enter');
-    await terminal.waitFor((s) => s.includes('working') && s.includes('This is the offline'));
+    const running = await terminal.waitFor(
+      (s) => s.includes('working') && s.includes('This is the offline') && !!headerTask(s),
+    );
+    const taskId = headerTask(running);
     terminal.keys('C-c');
-    await terminal.waitFor(/Turn canceled\. CancelTask ends the task/);
-    await terminal.waitFor(/goes on in\s+task [0-9a-f]{8}, a copy of this conversation made with/);
+    // The answer so far stays, marked stopped; the task is not canceled nor forked.
+    const stopped = await terminal.waitFor(
+      (s) => s.includes('[stopped]') && !s.includes('working'),
+    );
+    expect(stopped).not.toMatch(/CancelTask|canceled|a copy of this conversation/);
+    expect(headerTask(stopped)).toBe(taskId);
 
     // Resizing redraws at the new size.
     terminal.resize(60, 16);
@@ -207,8 +217,40 @@ describe('a2a-harness chat in a terminal', () => {
     terminal.paste('first line\nsecond \u001b[31mred\u001b[0m line');
     await terminal.waitFor('› first line\n  second red line');
     terminal.keys('Enter');
-    await terminal.waitFor('I got 2 messages');
-    expect(terminal.screen()).not.toContain('[exited');
+    // The same task answers: its history holds the first message, the stopped answer and this one.
+    const answered = await terminal.waitFor('I got 3 messages');
+    expect(headerTask(answered)).toBe(taskId);
+    expect(answered).not.toContain('[exited');
+  }, 120_000);
+
+  it('Ctrl+T into a running sub-task shows its whole answer so far, not only the tail', async () => {
+    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 200, rows: 50 });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    const numbers = Array.from({ length: 150 }, (_, i) => i + 1);
+    terminal.type(`/spawn count ${numbers.join(' ')}`);
+    terminal.keys('Enter');
+    await terminal.waitFor(/↳ sub-task [0-9a-f-]{36} · Ctrl\+T opens it/);
+    terminal.keys('C-t');
+    /** The numbers the sub-task's answer shows so far, in order. */
+    const answered = (screen: string) => {
+      const flat = screen.split('\n').join(' ');
+      const at = flat.indexOf('You said: count');
+      if (at === -1) return [];
+      const answer = flat.slice(at + 'You said: count'.length);
+      return [...answer.matchAll(/\b(\d+)\b/g)].map((m) => Number(m[1]));
+    };
+    // Joined mid-answer: the start of the answer is there while it still streams, with no gap.
+    const streaming = await terminal.waitFor(
+      (s) => s.includes('sub-task view') && s.includes('▍') && answered(s).length > 0,
+    );
+    expect(streaming).toContain('This is the offline model');
+    const soFar = answered(streaming);
+    expect(soFar).toEqual(numbers.slice(0, soFar.length));
+    const done = await terminal.waitFor(
+      (s) => s.includes('sub-task view') && answered(s).length === 150 && !s.includes('▍'),
+    );
+    expect(answered(done)).toEqual(numbers);
+    expect(done.match(/This is the offline model/g)).toHaveLength(1);
   }, 120_000);
 
   it('an agent without the extension: plain chat, no completion, no errors', async () => {

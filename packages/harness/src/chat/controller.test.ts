@@ -1,7 +1,7 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatController } from './controller.js';
-import { FakeAgent, HARNESS_COMMANDS } from './test-agent.js';
+import { COMMANDS_WITHOUT_STOP, FakeAgent, HARNESS_COMMANDS } from './test-agent.js';
 import { task, userMessage, agentMessage } from './test-events.js';
 import { HOME } from './views.js';
 
@@ -91,8 +91,48 @@ describe('sending', () => {
 });
 
 describe('Ctrl+C', () => {
-  it('cancels the turn with CancelTask and goes on in a /fork of the task', async () => {
-    const agent = new FakeAgent();
+  it('with /stop on the card, stops the answer and the conversation goes on in the same task', async () => {
+    const agent = new FakeAgent(HARNESS_COMMANDS);
+    agent.hold = true;
+    const { controller } = start(agent);
+    controller.submit('tell me a story');
+    await until(() => home(controller).busy && home(controller).taskId !== undefined, 'the turn');
+    const taskId = home(controller).taskId!;
+    expect(controller.interrupt()).toBe('stopping');
+    await until(() => !home(controller).busy, 'the end of the turn');
+    expect(agent.calls.slice(1).map((c) => [c.method, c.text ?? '', c.taskId])).toEqual([
+      ['sendMessage', '/stop', taskId],
+    ]);
+    // The answer so far stays, marked stopped; the task is not canceled.
+    const answer = home(controller).entries.find((e) => e.kind === 'answer');
+    expect(answer).toMatchObject({ text: 'You said: tell me a story', stopped: true });
+    expect(agent.tasks.get(taskId)!.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(home(controller).taskId).toBe(taskId);
+    expect(home(controller).state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    // A second Ctrl+C within the arming time quits.
+    expect(controller.interrupt()).toBe('quit');
+
+    agent.hold = false;
+    controller.disarm();
+    controller.submit('and then?');
+    await until(() => !home(controller).busy && agent.calls.length === 3, 'the next turn');
+    expect(agent.calls[2]).toMatchObject({ method: 'sendMessageStream', taskId });
+    expect(texts(controller).at(-1)).toBe('answer: You said: and then?');
+    expect(home(controller).taskId).toBe(taskId);
+  });
+
+  it('a second Ctrl+C while the answer is stopping quits', async () => {
+    const agent = new FakeAgent(HARNESS_COMMANDS);
+    agent.hold = true;
+    const { controller } = start(agent);
+    controller.submit('long');
+    await until(() => home(controller).busy && home(controller).taskId !== undefined, 'the turn');
+    expect(controller.interrupt()).toBe('stopping');
+    expect(controller.interrupt()).toBe('quit');
+  });
+
+  it('without /stop, cancels the task with CancelTask, says so, and goes on in a /fork', async () => {
+    const agent = new FakeAgent(COMMANDS_WITHOUT_STOP);
     agent.hold = true;
     const { controller } = start(agent);
     controller.submit('tell me a story');

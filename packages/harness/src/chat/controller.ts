@@ -23,7 +23,7 @@ import {
 import { HOME, isEnded, RUNNING, shortId, stateWords, viewOf, type TaskView } from './views.js';
 
 /** What a Ctrl+C did. */
-export type Interrupt = 'canceling' | 'armed' | 'quit';
+export type Interrupt = 'stopping' | 'canceling' | 'armed' | 'quit';
 
 type Session = Pick<Connection, 'client' | 'url' | 'agentName' | 'commands'> &
   Partial<Pick<Connection, 'completion' | 'fetch'>>;
@@ -89,7 +89,7 @@ export class ChatController {
     const command = this.isCommand(text);
     // SEMANTICS §4: a command is answered at once, even during a turn; a message would queue.
     if (!command && view.busy) {
-      this.store.setStatus('A turn is running: wait for it, or press Ctrl+C to cancel it.', 'warn');
+      this.store.setStatus('A turn is running: wait for it, or press Ctrl+C to stop it.', 'warn');
       return false;
     }
     this.store.clearStatus();
@@ -98,15 +98,23 @@ export class ChatController {
     return true;
   }
 
-  /** Ctrl+C: cancels the turn on screen, or arms quitting; armed, it quits. */
+  /**
+   * Ctrl+C: stops the answer on screen with `/stop` when the agent offers it
+   * (the task goes on), else cancels the task; idle, it arms quitting; armed, it quits.
+   */
   interrupt(): Interrupt {
     const view = this.activeView();
+    if (this.getState().quitArmed) return 'quit';
     if (view.busy && this.turns.has(view.key)) {
-      this.store.arm('Canceling the turn… press Ctrl+C again to quit.');
+      if (view.taskId !== undefined && this.getState().commands.some((c) => c.name === 'stop')) {
+        this.store.arm('Stopping the answer… press Ctrl+C again to quit.');
+        void this.stopTurn(view.key);
+        return 'stopping';
+      }
+      this.store.arm('Canceling the task (this ends it)… press Ctrl+C again to quit.');
       void this.cancelTurn(view.key);
       return 'canceling';
     }
-    if (this.getState().quitArmed) return 'quit';
     this.store.arm('Press Ctrl+C again to quit.');
     return 'armed';
   }
@@ -227,6 +235,30 @@ export class ChatController {
       abort.abort();
       if (this.turns.get(key) === abort) this.turns.delete(key);
       this.store.updateView(key, (v) => ({ ...v, busy: false }));
+    }
+  }
+
+  /**
+   * Ctrl+C during a turn, when the card lists `/stop`: the agent ends the turn,
+   * keeps the answer so far (marked stopped) and the task goes on. The turn's
+   * own stream brings that answer and the task's next state; the reply's state
+   * was taken while the turn still ran, so only its message is shown.
+   */
+  private async stopTurn(key: string): Promise<void> {
+    const { taskId, contextId } = this.store.view(key);
+    try {
+      const result = await this.request((signal) =>
+        sendText(this.session.client, '/stop', { taskId, contextId, requestOptions: { signal } }),
+      );
+      const message = 'messageId' in result ? result : result.status?.message;
+      if (message) {
+        this.store.updateView(key, (v) => ({
+          ...v,
+          entries: applyAgentMessage(v.entries, message),
+        }));
+      }
+    } catch (error) {
+      this.fail(key, error);
     }
   }
 

@@ -9,6 +9,7 @@ import {
 import type { Client, RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { parseCommandText, type CommandSpec } from 'a2a-commands/client';
+import { SETTINGS_KEY } from '../settings.js';
 import type { Connection } from './connection.js';
 import { agentMessage, chunk } from './test-events.js';
 import { TERMINAL } from './views.js';
@@ -20,7 +21,13 @@ export const HARNESS_COMMANDS: CommandSpec[] = [
   { name: 'fork', description: 'Copy this conversation', argument_hint: '[<title>]' },
   { name: 'spawn', description: 'Run a prompt as a sub-task', argument_hint: '<prompt>' },
   { name: 'tasks', description: 'List the tasks in this conversation', argument_hint: '' },
+  { name: 'stop', description: 'Stop the running answer', argument_hint: '' },
 ];
+
+/** An agent like the harness before `/stop`: Ctrl+C can only cancel the task. */
+export const COMMANDS_WITHOUT_STOP: CommandSpec[] = HARNESS_COMMANDS.filter(
+  (command) => command.name !== 'stop',
+);
 
 function textOf(message: Message | undefined): string {
   return (message?.parts ?? [])
@@ -46,6 +53,8 @@ export class FakeAgent {
   hold = false;
   models = ['offline/echo', 'openai/gpt-x'];
   private model = 'offline/echo';
+  /** Tasks whose running turn `/stop` ended. */
+  private readonly stops = new Set<string>();
 
   constructor(readonly commands: readonly CommandSpec[] = HARNESS_COMMANDS) {}
 
@@ -161,6 +170,11 @@ export class FakeAgent {
           }));
         return { text: `Tasks in this conversation (${tasks.length}):`, data: { tasks } };
       }
+      case 'stop':
+        if (target.status!.state !== TaskState.TASK_STATE_WORKING)
+          return { text: 'Nothing to stop.' };
+        this.stops.add(target.id);
+        return { text: 'Stopped the answer.' };
       default:
         return { text: `/${name} ran.` };
     }
@@ -197,9 +211,15 @@ export class FakeAgent {
       if (this.wordDelayMs > 0) await new Promise((r) => setTimeout(r, this.wordDelayMs));
       if (signal?.aborted) return;
     }
-    while (this.hold && !signal?.aborted) await new Promise((r) => setTimeout(r, 10));
+    const stopped = () => this.stops.delete(target.id);
+    while (this.hold && !signal?.aborted && !this.stops.has(target.id)) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     if (signal?.aborted) return;
-    const answer = agentMessage(`You said: ${text}`);
+    // Like the harness: /stop keeps the answer so far, marked stopped, and the task goes on.
+    const answer = stopped()
+      ? agentMessage(`You said: ${text}`, { metadata: { [SETTINGS_KEY]: { stopped: true } } })
+      : agentMessage(`You said: ${text}`);
     Object.assign(answer, ids);
     target.history.push(answer);
     target.status = { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: answer, timestamp: '' };

@@ -107,3 +107,91 @@ describe('entriesFromTask', () => {
     ]);
   });
 });
+
+/** The first event of SubscribeToTask while a turn runs: the task, its answer so far as an artifact. */
+function snapshot(answerSoFar?: string): Parameters<typeof applyEvent>[1] {
+  const running = task([userMessage('count to 11')], TaskState.TASK_STATE_WORKING);
+  running.status!.message = undefined;
+  if (answerSoFar !== undefined) {
+    const { payload } = chunk(answerSoFar, { first: true });
+    if (payload?.$case === 'artifactUpdate' && payload.value.artifact) {
+      running.artifacts = [payload.value.artifact];
+    }
+  }
+  return { payload: { $case: 'task', value: running } };
+}
+
+describe('joining a running answer', () => {
+  it('starts from the snapshot’s answer so far, then applies the appends', () => {
+    const entries = run([snapshot('1 2 3 4 5 6 7 8'), chunk(' 9'), chunk(' 10'), chunk(' 11')]);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        kind: 'answer',
+        text: '1 2 3 4 5 6 7 8 9 10 11',
+        streaming: true,
+        preview: true,
+      }),
+    ]);
+    // The final message replaces the preview: one answer, whole.
+    const done = run(
+      [status(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage('1 2 3 4 5 6 7 8 9 10 11.'))],
+      entries,
+    );
+    expect(done.map((e) => [e.kind, e.text])).toEqual([['answer', '1 2 3 4 5 6 7 8 9 10 11.']]);
+  });
+
+  it('a snapshot without the answer so far shows "answer in progress", not a fragment', () => {
+    const entries = run([snapshot(), chunk(' .9'), chunk(' .10')]);
+    expect(entries).toEqual([
+      expect.objectContaining({ kind: 'answer', joined: true, streaming: true, preview: true }),
+    ]);
+    const done = run(
+      [status(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage('.1 .2 .9 .10'))],
+      entries,
+    );
+    expect(done).toMatchObject([{ kind: 'answer', text: '.1 .2 .9 .10', streaming: false }]);
+    expect(done[0]).not.toHaveProperty('joined', true);
+  });
+
+  it('GetTask of a task mid-answer, then its snapshot and appends: the answer shows once, whole', () => {
+    const event = snapshot('1 2 3');
+    const running = (event.payload as { value: Parameters<typeof entriesFromTask>[0] }).value;
+    const entries = run([snapshot('1 2 3 4'), chunk(' 5')], entriesFromTask(running));
+    expect(entries.map((e) => [e.kind, e.text])).toEqual([
+      ['user', 'count to 11'],
+      ['answer', '1 2 3 4 5'],
+    ]);
+    const done = run(
+      [status(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage('1 2 3 4 5 6'))],
+      entries,
+    );
+    expect(done.map((e) => [e.kind, e.text])).toEqual([
+      ['user', 'count to 11'],
+      ['answer', '1 2 3 4 5 6'],
+    ]);
+  });
+});
+
+describe('a stopped answer', () => {
+  it('keeps the answer so far, marked stopped', () => {
+    const stopped = agentMessage('Once upon a', {
+      id: 'm2',
+      metadata: { [SETTINGS_KEY]: { stopped: true } },
+    });
+    const entries = run([
+      chunk('Once upon', { first: true }),
+      chunk(' a'),
+      status(TaskState.TASK_STATE_INPUT_REQUIRED, stopped),
+    ]);
+    expect(entries).toEqual([
+      {
+        kind: 'answer',
+        key: 'm2',
+        text: 'Once upon a',
+        streaming: false,
+        preview: false,
+        stopped: true,
+      },
+    ]);
+  });
+});

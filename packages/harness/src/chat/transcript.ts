@@ -1,6 +1,7 @@
 import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { commandOf, replyData, replyText, taskRefOf } from 'a2a-commands/client';
 import { isNote } from '../notes.js';
+import { SETTINGS_KEY } from '../settings.js';
 import { sanitizeChunk, sanitizeLine, sanitizeText } from './sanitize.js';
 
 /** One thing shown in a task's transcript. All text is sanitized on the way in. */
@@ -16,6 +17,10 @@ export type Entry =
       preview: boolean;
       /** The raw tail held back because an escape sequence may continue in the next chunk. */
       pending?: string;
+      /** Joined mid-answer without the answer so far: only a tail is known, so it is not drawn. */
+      joined?: boolean;
+      /** `/stop` ended the turn: this is the answer so far. */
+      stopped?: boolean;
     }
   | {
       kind: 'reply';
@@ -54,6 +59,20 @@ const ENDED_WORDS: Partial<Record<TaskState, string>> = {
   [TaskState.TASK_STATE_FAILED]: 'The task failed.',
   [TaskState.TASK_STATE_REJECTED]: 'The agent rejected the task.',
 };
+
+/** The harness's name for a turn's answer artifact, whose chunks append to it. */
+const ANSWER_ARTIFACT = 'answer';
+
+const TURN_RUNNING: ReadonlySet<TaskState> = new Set([
+  TaskState.TASK_STATE_SUBMITTED,
+  TaskState.TASK_STATE_WORKING,
+]);
+
+/** An answer `/stop` cut short: the harness marks it `{"a2a-harness":{"stopped":true}}`. */
+function isStopped(message: Message): boolean {
+  const tag = message.metadata?.[SETTINGS_KEY] as { stopped?: unknown } | undefined;
+  return tag?.stopped === true;
+}
 
 function isAgent(message: Message | undefined): message is Message {
   return message !== undefined && message.role === Role.ROLE_AGENT;
@@ -105,6 +124,7 @@ export function applyAgentMessage(
   }
   if (text === '') return endPreviews(entries);
   const answer: Entry = { kind: 'answer', key, text, streaming: false, preview: false };
+  if (isStopped(message)) answer.stopped = true;
   const index = entries.findLastIndex((entry) => entry.kind === 'answer' && entry.preview);
   if (index === -1) return append(entries, answer);
   const next = entries.slice();
@@ -122,9 +142,10 @@ export function applyEvent(entries: readonly Entry[], event: StreamResponse): En
   switch (payload?.$case) {
     case 'task': {
       const { status } = payload.value;
+      const joined = answersSoFar(entries, payload.value);
       return isAgent(status?.message)
-        ? applyAgentMessage(entries, status.message, status.state)
-        : entries.slice();
+        ? applyAgentMessage(joined, status.message, status.state)
+        : joined;
     }
     case 'message':
       return isAgent(payload.value) ? applyAgentMessage(entries, payload.value) : entries.slice();
@@ -163,6 +184,13 @@ export function applyEvent(entries: readonly Entry[], event: StreamResponse): En
         streaming: !lastChunk,
         preview: true,
       };
+      // An append to an answer never seen: we joined mid-answer and hold only its tail.
+      if (
+        appending &&
+        (previous === undefined || (previous.kind === 'answer' && previous.joined))
+      ) {
+        answer.joined = true;
+      }
       if (index === -1) return append(entries, answer);
       const next = entries.slice();
       next[index] = answer;
@@ -171,6 +199,33 @@ export function applyEvent(entries: readonly Entry[], event: StreamResponse): En
     default:
       return entries.slice();
   }
+}
+
+/**
+ * A running task's snapshot (GetTask, or SubscribeToTask's first event)
+ * carries the answer so far as the `answer` artifact: it becomes the
+ * streaming preview that later appends build on and the final message replaces.
+ */
+function answersSoFar(entries: readonly Entry[], task: Task): Entry[] {
+  if (task.status === undefined || !TURN_RUNNING.has(task.status.state)) return entries.slice();
+  let next = entries.slice();
+  for (const artifact of task.artifacts ?? []) {
+    if (artifact.name !== ANSWER_ARTIFACT) continue;
+    const key = `artifact:${artifact.artifactId}`;
+    const safe = sanitizeChunk('', partsText(artifact.parts));
+    const answer: Entry = {
+      kind: 'answer',
+      key,
+      text: safe.text,
+      pending: safe.pending,
+      streaming: true,
+      preview: true,
+    };
+    const index = next.findIndex((entry) => entry.key === key);
+    if (index === -1) next = append(next, answer);
+    else next[index] = answer;
+  }
+  return next;
 }
 
 /** A stored task as a transcript: its history, then any answer kept only as an artifact or status. */
@@ -187,7 +242,9 @@ export function entriesFromTask(task: Task): Entry[] {
   const answered =
     history.findLastIndex((message) => isAgent(message)) >
     history.findLastIndex((message) => message.role === Role.ROLE_USER);
-  if (!answered) {
+  const running = task.status !== undefined && TURN_RUNNING.has(task.status.state);
+  if (running) entries = answersSoFar(entries, task);
+  else if (!answered) {
     for (const artifact of task.artifacts ?? []) {
       const text = partsText(artifact.parts);
       if (text !== '') {

@@ -25,7 +25,7 @@ describe('App', () => {
     const { app } = await chat();
     const text = frame(app);
     expect(firstLine(text)).toContain('◆ Fake agent · http://agent.test · new conversation');
-    expect(text).toContain('Connected to Fake agent. Type a message, or / for its 5 commands.');
+    expect(text).toContain('Connected to Fake agent. Type a message, or / for its 6 commands.');
     expect(text.split('\n').at(-1)).toBe(
       'Enter send · / commands · Ctrl+T open sub-task · PgUp scroll · Ctrl+C quit',
     );

@@ -26,10 +26,16 @@ export function EntryView({ entry, selected, linkKey }: EntryViewProps) {
         </Box>
       );
     case 'answer':
+      // Joined mid-answer with no answer so far: a tail alone would mislead.
+      if (entry.joined && entry.streaming) {
+        return <Text color="gray">(answer in progress…)</Text>;
+      }
       return (
         <Text>
+          {entry.joined ? '… ' : ''}
           {entry.text}
           {entry.streaming ? <Text color="gray">▍</Text> : ''}
+          {entry.stopped ? <Text color="yellow"> [stopped]</Text> : ''}
         </Text>
       );
     case 'reply':
