@@ -104,6 +104,16 @@ describe('the slash menu (ARIA combobox + listbox)', () => {
     expect(document.activeElement).toBe(box);
   });
 
+  it('reopens on "/" after Escape on a bare "/", once the text was edited', async () => {
+    const { user, box } = setup();
+    await user.type(box, '/');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    await user.keyboard('{Backspace}');
+    await user.type(box, '/');
+    expect(screen.getByRole('listbox', { name: 'Commands' })).toBeTruthy();
+  });
+
   it('takes the mouse: hover moves the active entry, a click chooses it', async () => {
     const { user, box } = setup();
     await user.type(box, '/');

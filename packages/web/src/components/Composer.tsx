@@ -85,6 +85,8 @@ export function Composer({
     setValue(next);
     setActive(0);
     setNotice(undefined);
+    // Esc closes the menu for the text it was pressed on; any edit (even back to `/`) reopens it.
+    setDismissedAt(undefined);
   };
 
   const choose = (index: number) => {
