@@ -247,6 +247,8 @@ export function App() {
             commands={commands}
             argumentValues={argumentValues}
             onSend={chat.send}
+            answering={isBusy(transcript.state)}
+            onStop={chat.stop}
             disabled={!session}
             sendDisabled={chat.starting}
           />

@@ -171,3 +171,42 @@ describe('sending', () => {
     expect(onSend).toHaveBeenCalledWith('hi');
   });
 });
+
+describe('stopping an answer', () => {
+  function answering(onStop = vi.fn(async (): Promise<string | undefined> => undefined)) {
+    const user = userEvent.setup();
+    render(<Composer commands={COMMANDS} onSend={async () => true} answering onStop={onStop} />);
+    const box = screen.getByRole('combobox', { name: 'Message' }) as HTMLTextAreaElement;
+    return { user, box, onStop };
+  }
+
+  it('a Stop button replaces Send while an answer streams; a click stops', async () => {
+    const { user, onStop } = answering();
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it('Esc stops too, but first closes an open menu', async () => {
+    const { user, box, onStop } = answering();
+    await user.type(box, '/');
+    await user.keyboard('{Escape}');
+    expect(onStop).not.toHaveBeenCalled();
+    await user.keyboard('{Escape}');
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it('says what stopping did when the agent had no /stop', async () => {
+    const { user } = answering(async () => 'the task was canceled, which ends it');
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(await screen.findByText('the task was canceled, which ends it')).toBeTruthy();
+  });
+
+  it('no Stop button when nothing is streaming', () => {
+    render(
+      <Composer commands={COMMANDS} onSend={async () => true} onStop={async () => undefined} />,
+    );
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+  });
+});

@@ -38,7 +38,13 @@ export function Composer({
   sendDisabled = false,
   placeholder = 'Message the agent, or type / for commands',
   argumentValues,
+  answering = false,
+  onStop,
 }: {
+  /** An answer is streaming: Stop replaces Send, and Esc stops it. */
+  answering?: boolean;
+  /** Stops the answer; resolves to what to tell the user, if anything. */
+  onStop?: () => Promise<string | undefined>;
   commands: readonly CommandSpec[];
   /** Values for a command's argument (the command completion extension); none when absent. */
   argumentValues?: ArgumentValuesSource;
@@ -115,6 +121,13 @@ export function Composer({
     if (accepted) setValue((current) => (current === text ? '' : current));
   };
 
+  const stop = async () => {
+    if (!onStop) return;
+    const said = await onStop();
+    if (said) setNotice(said);
+  };
+  const canStop = answering && onStop !== undefined;
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
     if (open) {
@@ -153,6 +166,11 @@ export function Composer({
         setDismissedAt(value);
         return;
       }
+    }
+    if (event.key === 'Escape' && canStop) {
+      event.preventDefault();
+      void stop();
+      return;
     }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
@@ -224,23 +242,37 @@ export function Composer({
             onBlur={() => setFocused(false)}
           />
         </div>
-        <button
-          type="submit"
-          className="send-button"
-          aria-label="Send"
-          disabled={disabled || sendDisabled || value.trim() === ''}
-        >
-          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-            <path
-              d="M10 16V4M4.5 9.5 10 4l5.5 5.5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-        </button>
+        {canStop ? (
+          <button
+            type="button"
+            className="send-button stop-button"
+            aria-label="Stop"
+            title="Stop the answer (Esc)"
+            onClick={() => void stop()}
+          >
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <rect x="5" y="5" width="10" height="10" rx="1.5" fill="currentColor" />
+            </svg>
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="send-button"
+            aria-label="Send"
+            disabled={disabled || sendDisabled || value.trim() === ''}
+          >
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <path
+                d="M10 16V4M4.5 9.5 10 4l5.5 5.5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </button>
+        )}
       </div>
       <p id={helpId} className={`composer-help${notice ? ' is-warning' : ''}`} aria-live="polite">
         {notice ?? help ?? (
