@@ -219,6 +219,7 @@ export function App() {
           />
         )}
         <Conversation
+          chatId={transcript.taskId}
           entries={transcript.entries}
           thinking={thinking}
           onCommand={chat.send}

@@ -197,7 +197,9 @@ describe('stopping an answer', () => {
   });
 
   it('says what stopping did when the agent had no /stop', async () => {
-    const { user } = answering(async () => 'the task was canceled, which ends it');
+    const { user } = answering(
+      vi.fn(async (): Promise<string | undefined> => 'the task was canceled, which ends it'),
+    );
     await user.click(screen.getByRole('button', { name: 'Stop' }));
     expect(await screen.findByText('the task was canceled, which ends it')).toBeTruthy();
   });
