@@ -212,3 +212,42 @@ describe('stopping an answer', () => {
     expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
   });
 });
+
+describe('one Enter, and unknown commands', () => {
+  it('one Enter runs a fully typed command that takes no argument', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/status');
+    expect(screen.getByRole('listbox')).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('/status');
+  });
+
+  it('a command with an argument still takes the entry first', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/model');
+    await user.keyboard('{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box.value).toBe('/model ');
+  });
+
+  it('an unknown /name is warned about before sending, with the nearest names; Enter sends it', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/stauts');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(
+      screen.getByText(
+        '/stauts is not a command of this agent — sent as a message. Did you mean /status?',
+      ),
+    ).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('/stauts');
+  });
+
+  it('/nope, with nothing near it, is warned about without suggestions', async () => {
+    const { user, box } = setup();
+    await user.type(box, '/nope');
+    expect(
+      screen.getByText('/nope is not a command of this agent — sent as a message.'),
+    ).toBeTruthy();
+  });
+});

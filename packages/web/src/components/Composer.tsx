@@ -14,7 +14,9 @@ import {
   insertionFor,
   menuEntries,
   moveActive,
+  runsOnEnter,
   sendBlocker,
+  unknownCommandWarning,
 } from '../menu/slash-menu.js';
 import { useArgumentValues, type ArgumentValuesSource } from '../state/use-argument-values.js';
 import { optionId, SlashMenu } from './SlashMenu.js';
@@ -138,7 +140,10 @@ export function Composer({
       }
       if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
         event.preventDefault();
-        choose(activeIndex);
+        const entry = entries[activeIndex];
+        // One Enter runs a fully typed command that takes no argument.
+        if (event.key === 'Enter' && entry && runsOnEnter(value, entry.command)) void submit();
+        else choose(activeIndex);
         return;
       }
       if (event.key === 'Escape') {
@@ -183,6 +188,8 @@ export function Composer({
     void submit();
   };
 
+  // Said before sending, while nothing in the menu matches what is typed.
+  const unknown = open ? undefined : unknownCommandWarning(value, commands);
   const help = ghost
     ? `/${ghost.command.name} ${ghost.hint}: ${ghost.command.description}${ghost.required ? ' (argument required)' : ''}`
     : undefined;
@@ -274,8 +281,12 @@ export function Composer({
           </button>
         )}
       </div>
-      <p id={helpId} className={`composer-help${notice ? ' is-warning' : ''}`} aria-live="polite">
-        {notice ?? help ?? (
+      <p
+        id={helpId}
+        className={`composer-help${notice || unknown ? ' is-warning' : ''}`}
+        aria-live="polite"
+      >
+        {notice ?? unknown ?? help ?? (
           <>
             <kbd>Enter</kbd> send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line · <kbd>/</kbd>{' '}
             commands
