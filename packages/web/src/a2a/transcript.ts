@@ -72,7 +72,9 @@ export type TranscriptAction =
   | { type: 'accepted'; messageId: string }
   /** The agent never got it (unreachable, refused): take it back out. */
   | { type: 'unsent'; messageId: string }
-  | { type: 'event'; event: StreamResponse };
+  | { type: 'event'; event: StreamResponse }
+  /** The task's state as GetTask read it (events of two streams may arrive out of order). */
+  | { type: 'state'; taskId: string; state: TaskState | undefined };
 
 export const emptyTranscript: Transcript = { entries: [], closed: [] };
 
@@ -204,6 +206,9 @@ export function transcriptReducer(transcript: Transcript, action: TranscriptActi
       };
     case 'event':
       return applyEvent(transcript, action.event);
+    case 'state':
+      if (transcript.taskId !== action.taskId || action.state === undefined) return transcript;
+      return { ...transcript, state: action.state };
   }
 }
 

@@ -227,7 +227,15 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
     if (!session || !taskId) return undefined;
     // The harness's /stop keeps the answer so far and the task (SEMANTICS §4: commands run mid-turn).
     if (session.commands.some((command) => command.name === 'stop')) {
-      await send('/stop');
+      const owner = view.current;
+      if (await send('/stop')) {
+        // The turn's end and the /stop reply come on two streams, in either order:
+        // the task's own word on its state settles whether Send or Stop shows.
+        const task = await session.getTask(taskId, owner.signal).catch(() => undefined);
+        if (task && !owner.signal.aborted) {
+          dispatch({ type: 'state', taskId, state: task.status?.state });
+        }
+      }
       return undefined;
     }
     try {
