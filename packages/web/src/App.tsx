@@ -219,6 +219,7 @@ export function App() {
           />
         )}
         <Conversation
+          chatId={transcript.taskId}
           entries={transcript.entries}
           thinking={thinking}
           onCommand={chat.send}
@@ -247,6 +248,8 @@ export function App() {
             commands={commands}
             argumentValues={argumentValues}
             onSend={chat.send}
+            answering={isBusy(transcript.state)}
+            onStop={chat.stop}
             disabled={!session}
             sendDisabled={chat.starting}
           />

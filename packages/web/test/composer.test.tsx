@@ -104,6 +104,16 @@ describe('the slash menu (ARIA combobox + listbox)', () => {
     expect(document.activeElement).toBe(box);
   });
 
+  it('reopens on "/" after Escape on a bare "/", once the text was edited', async () => {
+    const { user, box } = setup();
+    await user.type(box, '/');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    await user.keyboard('{Backspace}');
+    await user.type(box, '/');
+    expect(screen.getByRole('listbox', { name: 'Commands' })).toBeTruthy();
+  });
+
   it('takes the mouse: hover moves the active entry, a click chooses it', async () => {
     const { user, box } = setup();
     await user.type(box, '/');
@@ -159,5 +169,85 @@ describe('sending', () => {
     await user.type(box, 'hi');
     await user.click(button);
     expect(onSend).toHaveBeenCalledWith('hi');
+  });
+});
+
+describe('stopping an answer', () => {
+  function answering(onStop = vi.fn(async (): Promise<string | undefined> => undefined)) {
+    const user = userEvent.setup();
+    render(<Composer commands={COMMANDS} onSend={async () => true} answering onStop={onStop} />);
+    const box = screen.getByRole('combobox', { name: 'Message' }) as HTMLTextAreaElement;
+    return { user, box, onStop };
+  }
+
+  it('a Stop button replaces Send while an answer streams; a click stops', async () => {
+    const { user, onStop } = answering();
+    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it('Esc stops too, but first closes an open menu', async () => {
+    const { user, box, onStop } = answering();
+    await user.type(box, '/');
+    await user.keyboard('{Escape}');
+    expect(onStop).not.toHaveBeenCalled();
+    await user.keyboard('{Escape}');
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it('says what stopping did when the agent had no /stop', async () => {
+    const { user } = answering(
+      vi.fn(async (): Promise<string | undefined> => 'the task was canceled, which ends it'),
+    );
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(await screen.findByText('the task was canceled, which ends it')).toBeTruthy();
+  });
+
+  it('no Stop button when nothing is streaming', () => {
+    render(
+      <Composer commands={COMMANDS} onSend={async () => true} onStop={async () => undefined} />,
+    );
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+  });
+});
+
+describe('one Enter, and unknown commands', () => {
+  it('one Enter runs a fully typed command that takes no argument', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/status');
+    expect(screen.getByRole('listbox')).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('/status');
+  });
+
+  it('a command with an argument still takes the entry first', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/model');
+    await user.keyboard('{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(box.value).toBe('/model ');
+  });
+
+  it('an unknown /name is warned about before sending, with the nearest names; Enter sends it', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/stauts');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    expect(
+      screen.getByText(
+        '/stauts is not a command of this agent — sent as a message. Did you mean /status?',
+      ),
+    ).toBeTruthy();
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('/stauts');
+  });
+
+  it('/nope, with nothing near it, is warned about without suggestions', async () => {
+    const { user, box } = setup();
+    await user.type(box, '/nope');
+    expect(
+      screen.getByText('/nope is not a command of this agent — sent as a message.'),
+    ).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import type { StreamResponse } from '@a2a-js/sdk';
+import type { Artifact, StreamResponse, Task } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import {
   applyEvent,
@@ -206,3 +206,64 @@ describe('opening a stored task', () => {
     expect(transcriptReducer(open, { type: 'reset' })).toEqual(emptyTranscript);
   });
 });
+
+describe('joining a running answer (GetTask, or the first event of SubscribeToTask)', () => {
+  const prompt = message('user', 'count to eleven', { id: 'm1' });
+  const running = (answerSoFar?: string): Task => ({
+    ...task(WORKING, [prompt]),
+    artifacts: answerSoFar === undefined ? [] : [chunkArtifact(answerSoFar, 'answer-t1')],
+  });
+
+  it("shows the snapshot's answer so far, and the appends build on it", () => {
+    const opened = transcriptOf(running('1 .2 .3 .4 .5 .6 .7 .8'));
+    expect(opened.entries.at(-1)).toMatchObject({
+      kind: 'agent',
+      text: '1 .2 .3 .4 .5 .6 .7 .8',
+      streaming: true,
+    });
+    const later = run([chunkEvent(' .9 .10', { append: true, last: false }, 'answer-t1')], opened);
+    expect(later.entries.at(-1)).toMatchObject({ text: '1 .2 .3 .4 .5 .6 .7 .8 .9 .10' });
+    expect(later.entries.at(-1)).not.toHaveProperty('partial');
+  });
+
+  it("the subscription's snapshot replaces what GetTask had, not doubling it", () => {
+    const opened = transcriptOf(running('1 .2'));
+    const subscribed = run(
+      [
+        taskEvent(running('1 .2 .3')),
+        chunkEvent(' .4', { append: true, last: false }, 'answer-t1'),
+      ],
+      opened,
+    );
+    const answers = subscribed.entries.filter((entry) => entry.kind === 'agent');
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.text).toBe('1 .2 .3 .4');
+  });
+
+  it('a snapshot without the answer so far: appends mark it in progress, not a fragment', () => {
+    const opened = transcriptOf(running());
+    const later = run([chunkEvent(' .9 .10', { append: true, last: false }, 'answer-t1')], opened);
+    expect(later.entries.at(-1)).toMatchObject({ kind: 'agent', partial: true });
+  });
+
+  it('an idle task shows no stale answer artifact', () => {
+    const idle: Task = { ...task(INPUT_REQUIRED, [prompt]), artifacts: [chunkArtifact('x', 'a')] };
+    expect(transcriptOf(idle).entries).toHaveLength(1);
+  });
+
+  it('the final message of a stopped turn is marked stopped', () => {
+    const stopped = message('agent', '1 .2 .3', {
+      id: 'r1',
+      metadata: { 'a2a-harness': { stopped: true } },
+    });
+    const ended = run([statusEvent(INPUT_REQUIRED, stopped)], transcriptOf(running('1 .2')));
+    expect(ended.entries.at(-1)).toMatchObject({ kind: 'agent', text: '1 .2 .3', stopped: true });
+    expect(ended.entries.filter((entry) => entry.kind === 'agent')).toHaveLength(1);
+  });
+});
+
+function chunkArtifact(text: string, artifactId: string): Artifact {
+  const event = chunkEvent(text, { append: false, last: false }, artifactId);
+  if (event.payload?.$case !== 'artifactUpdate') throw new Error('not an artifact update');
+  return event.payload.value.artifact!;
+}

@@ -48,6 +48,12 @@ export function isNote(message: Pick<Message, 'metadata'>): boolean {
   return isRecord(tag) && typeof tag['note'] === 'string';
 }
 
+/** An answer `/stop` ended: the harness keeps it, marked `{"a2a-harness":{"stopped":true}}`. */
+export function isStopped(message: Pick<Message, 'metadata'>): boolean {
+  const tag = (message.metadata as Metadata)?.[HARNESS_KEY];
+  return isRecord(tag) && tag['stopped'] === true;
+}
+
 /** The task's title: the harness's `/title`, or a plain `metadata.title`. */
 export function titleOf(task: { metadata?: Task['metadata'] } | undefined): string | undefined {
   const metadata = task?.metadata as Metadata;

@@ -113,6 +113,14 @@ export class AgentSession {
     return this.client.getTask({ tenant: '', id }, commandRequestOptions({ signal }));
   }
 
+  /** CancelTask: ends the task itself (the fallback for agents without `/stop`). */
+  cancel(id: string, signal?: AbortSignal): Promise<Task> {
+    return this.client.cancelTask(
+      { tenant: '', id, metadata: undefined },
+      commandRequestOptions({ signal }),
+    );
+  }
+
   /** The task's events from now on (SubscribeToTask): a running turn, and command replies. */
   subscribe(id: string, signal?: AbortSignal): AsyncGenerator<StreamResponse, void, undefined> {
     return this.client.resubscribeTask({ tenant: '', id }, commandRequestOptions({ signal }));

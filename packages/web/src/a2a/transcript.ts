@@ -1,6 +1,17 @@
-import type { Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
+import type { Artifact, Message, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { commandOf, isCommandReply, replyData, replyText, taskRefOf } from 'a2a-commands/client';
-import { isAgentMessage, isNote, textOf, titleFromText, userCommandOf } from './messages.js';
+import {
+  isAgentMessage,
+  isNote,
+  isStopped,
+  textOf,
+  titleFromText,
+  userCommandOf,
+} from './messages.js';
+import { isBusy } from './task-states.js';
+
+/** The harness's name for a turn's answer artifact: later `append` chunks build on it. */
+export const ANSWER_ARTIFACT = 'answer';
 
 /** Something the user sent: a prompt, or a command (then `command` names it). */
 export interface UserEntry {
@@ -22,6 +33,10 @@ export interface AgentEntry {
   preview: boolean;
   /** A note the harness wrote (a model error, an interrupted turn), not model output. */
   note: boolean;
+  /** Joined mid-answer without the answer so far: only a tail is known, so it is not shown. */
+  partial?: boolean;
+  /** `/stop` ended the turn: this is the answer so far. */
+  stopped?: boolean;
 }
 
 /** A command reply (SEMANTICS §3): a card tagged `/command`, never a model bubble. */
@@ -57,7 +72,9 @@ export type TranscriptAction =
   | { type: 'accepted'; messageId: string }
   /** The agent never got it (unreachable, refused): take it back out. */
   | { type: 'unsent'; messageId: string }
-  | { type: 'event'; event: StreamResponse };
+  | { type: 'event'; event: StreamResponse }
+  /** The task's state as GetTask read it (events of two streams may arrive out of order). */
+  | { type: 'state'; taskId: string; state: TaskState | undefined };
 
 export const emptyTranscript: Transcript = { entries: [], closed: [] };
 
@@ -83,6 +100,7 @@ export function entryOf(message: Message): Entry {
       streaming: false,
       preview: false,
       note: isNote(message),
+      stopped: isStopped(message) || undefined,
     };
   }
   return {
@@ -106,7 +124,7 @@ export function transcriptOf(task: Task): Transcript {
   for (const message of task.history ?? []) add(message);
   const last = task.status?.message;
   if (last && isAgentMessage(last)) add(last);
-  return {
+  const transcript: Transcript = {
     taskId: task.id,
     contextId: task.contextId,
     state: task.status?.state,
@@ -114,6 +132,37 @@ export function transcriptOf(task: Task): Transcript {
     entries,
     closed: [],
   };
+  return withAnswerSoFar(transcript, task);
+}
+
+/** The answer a running turn has written so far, as the snapshot's `answer` artifact carries it. */
+function answerSoFarOf(task: Task): Artifact | undefined {
+  if (!isBusy(task.status?.state)) return undefined;
+  return task.artifacts?.find((artifact) => artifact.name === ANSWER_ARTIFACT);
+}
+
+/**
+ * A snapshot of a running turn: its answer so far becomes (or replaces) the
+ * streamed preview, so the appends that follow build on the whole text.
+ */
+function withAnswerSoFar(transcript: Transcript, task: Task): Transcript {
+  const artifact = answerSoFarOf(task);
+  if (!artifact) return transcript;
+  const key = `artifact:${artifact.artifactId}`;
+  if (transcript.closed.includes(key)) return transcript;
+  const entry: AgentEntry = {
+    kind: 'agent',
+    key,
+    text: textOf(artifact),
+    streaming: true,
+    preview: true,
+    note: false,
+  };
+  const index = transcript.entries.findIndex((existing) => existing.key === key);
+  const entries = transcript.entries.slice();
+  if (index >= 0) entries[index] = entry;
+  else entries.push(entry);
+  return { ...transcript, entries };
 }
 
 function withEntry(transcript: Transcript, entry: Entry): Transcript {
@@ -157,6 +206,9 @@ export function transcriptReducer(transcript: Transcript, action: TranscriptActi
       };
     case 'event':
       return applyEvent(transcript, action.event);
+    case 'state':
+      if (transcript.taskId !== action.taskId || action.state === undefined) return transcript;
+      return { ...transcript, state: action.state };
   }
 }
 
@@ -185,7 +237,7 @@ export function applyEvent(transcript: Transcript, event: StreamResponse): Trans
           next = withEntry(next, entryOf(message));
         }
       }
-      return next;
+      return withAnswerSoFar(next, task);
     }
     case 'statusUpdate': {
       const update = payload.value;
@@ -217,6 +269,8 @@ export function applyEvent(transcript: Transcript, event: StreamResponse): Trans
       const chunk = textOf(artifact);
       const index = transcript.entries.findIndex((entry) => entry.key === key);
       const previous = index >= 0 ? transcript.entries[index] : undefined;
+      // An append with nothing to append to: joined mid-answer without the text so far.
+      const partial = append && (!previous || (previous.kind === 'agent' && previous.partial));
       const entry: AgentEntry = {
         kind: 'agent',
         key,
@@ -224,6 +278,7 @@ export function applyEvent(transcript: Transcript, event: StreamResponse): Trans
         streaming: !lastChunk,
         preview: true,
         note: false,
+        ...(partial ? { partial: true } : {}),
       };
       const entries = transcript.entries.slice();
       if (index >= 0) entries[index] = entry;

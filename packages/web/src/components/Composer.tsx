@@ -14,7 +14,9 @@ import {
   insertionFor,
   menuEntries,
   moveActive,
+  runsOnEnter,
   sendBlocker,
+  unknownCommandWarning,
 } from '../menu/slash-menu.js';
 import { useArgumentValues, type ArgumentValuesSource } from '../state/use-argument-values.js';
 import { optionId, SlashMenu } from './SlashMenu.js';
@@ -38,7 +40,13 @@ export function Composer({
   sendDisabled = false,
   placeholder = 'Message the agent, or type / for commands',
   argumentValues,
+  answering = false,
+  onStop,
 }: {
+  /** An answer is streaming: Stop replaces Send, and Esc stops it. */
+  answering?: boolean;
+  /** Stops the answer; resolves to what to tell the user, if anything. */
+  onStop?: () => Promise<string | undefined>;
   commands: readonly CommandSpec[];
   /** Values for a command's argument (the command completion extension); none when absent. */
   argumentValues?: ArgumentValuesSource;
@@ -85,6 +93,8 @@ export function Composer({
     setValue(next);
     setActive(0);
     setNotice(undefined);
+    // Esc closes the menu for the text it was pressed on; any edit (even back to `/`) reopens it.
+    setDismissedAt(undefined);
   };
 
   const choose = (index: number) => {
@@ -113,6 +123,13 @@ export function Composer({
     if (accepted) setValue((current) => (current === text ? '' : current));
   };
 
+  const stop = async () => {
+    if (!onStop) return;
+    const said = await onStop();
+    if (said) setNotice(said);
+  };
+  const canStop = answering && onStop !== undefined;
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
     if (open) {
@@ -123,7 +140,10 @@ export function Composer({
       }
       if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
         event.preventDefault();
-        choose(activeIndex);
+        const entry = entries[activeIndex];
+        // One Enter runs a fully typed command that takes no argument.
+        if (event.key === 'Enter' && entry && runsOnEnter(value, entry.command)) void submit();
+        else choose(activeIndex);
         return;
       }
       if (event.key === 'Escape') {
@@ -152,6 +172,11 @@ export function Composer({
         return;
       }
     }
+    if (event.key === 'Escape' && canStop) {
+      event.preventDefault();
+      void stop();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
       void submit();
@@ -163,6 +188,8 @@ export function Composer({
     void submit();
   };
 
+  // Said before sending, while nothing in the menu matches what is typed.
+  const unknown = open ? undefined : unknownCommandWarning(value, commands);
   const help = ghost
     ? `/${ghost.command.name} ${ghost.hint}: ${ghost.command.description}${ghost.required ? ' (argument required)' : ''}`
     : undefined;
@@ -222,26 +249,44 @@ export function Composer({
             onBlur={() => setFocused(false)}
           />
         </div>
-        <button
-          type="submit"
-          className="send-button"
-          aria-label="Send"
-          disabled={disabled || sendDisabled || value.trim() === ''}
-        >
-          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
-            <path
-              d="M10 16V4M4.5 9.5 10 4l5.5 5.5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
-        </button>
+        {canStop ? (
+          <button
+            type="button"
+            className="send-button stop-button"
+            aria-label="Stop"
+            title="Stop the answer (Esc)"
+            onClick={() => void stop()}
+          >
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <rect x="5" y="5" width="10" height="10" rx="1.5" fill="currentColor" />
+            </svg>
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="send-button"
+            aria-label="Send"
+            disabled={disabled || sendDisabled || value.trim() === ''}
+          >
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+              <path
+                d="M10 16V4M4.5 9.5 10 4l5.5 5.5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </button>
+        )}
       </div>
-      <p id={helpId} className={`composer-help${notice ? ' is-warning' : ''}`} aria-live="polite">
-        {notice ?? help ?? (
+      <p
+        id={helpId}
+        className={`composer-help${notice || unknown ? ' is-warning' : ''}`}
+        aria-live="polite"
+      >
+        {notice ?? unknown ?? help ?? (
           <>
             <kbd>Enter</kbd> send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line · <kbd>/</kbd>{' '}
             commands

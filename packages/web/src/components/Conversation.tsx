@@ -3,6 +3,14 @@ import type { Entry } from '../a2a/transcript.js';
 import { MessageBubble } from './MessageBubble.js';
 import { ReplyCard } from './ReplyCard.js';
 
+/** The key of the newest entry the user sent. */
+function lastSentOf(entries: readonly Entry[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i]!.kind === 'user') return entries[i]!.key;
+  }
+  return undefined;
+}
+
 /** How close to the bottom counts as "at the bottom", in px: new output then scrolls into view. */
 const STICK = 80;
 
@@ -11,11 +19,14 @@ const STICK = 80;
  * as compact cards. It follows new output while the reader is at the bottom.
  */
 export function Conversation({
+  chatId,
   entries,
   thinking,
   onCommand,
   empty,
 }: {
+  /** Which chat is shown (a task id, or none for a new chat): "at the bottom" is per chat. */
+  chatId?: string;
   entries: readonly Entry[];
   /** A prompt is waiting for the model's first words. */
   thinking: boolean;
@@ -24,11 +35,18 @@ export function Conversation({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const shown = useRef({ chatId, lastSent: lastSentOf(entries) });
 
   useLayoutEffect(() => {
     const element = scroller.current;
+    const lastSent = lastSentOf(entries);
+    // Another chat opens at its end, and what you send (with its answer) is followed.
+    if (shown.current.chatId !== chatId || shown.current.lastSent !== lastSent) {
+      atBottom.current = true;
+    }
+    shown.current = { chatId, lastSent };
     if (element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [entries, thinking]);
+  }, [chatId, entries, thinking]);
 
   return (
     <div

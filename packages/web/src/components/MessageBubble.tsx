@@ -26,8 +26,13 @@ export function MessageBubble({ entry }: { entry: UserEntry | AgentEntry }) {
     >
       <span className="sr-only">{entry.note ? 'Note from the agent: ' : 'Agent: '}</span>
       <div className="bubble bubble--agent">
-        <RichText text={entry.text} />
+        {entry.partial ? (
+          <p className="answer-in-progress">answer in progress</p>
+        ) : (
+          <RichText text={entry.text} />
+        )}
         {entry.streaming && <span className="caret" aria-hidden="true" />}
+        {entry.stopped && <p className="answer-stopped">stopped</p>}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import {
   argumentHintState,
   complete,
+  parseCommandText,
   type CommandSpec,
   type Completion,
 } from 'a2a-commands/client';
@@ -90,4 +91,46 @@ export function sendBlocker(input: string, commands: readonly CommandSpec[]): st
 /** The command `input` runs (a listed name followed by whitespace or the end), or undefined. */
 export function commandNameOf(input: string, commands: readonly CommandSpec[]): string | undefined {
   return argumentHintState(input, commands)?.command.name;
+}
+
+/**
+ * Whether Enter on the menu runs `input` at once instead of taking the entry:
+ * the command's whole name is typed and it takes no argument (`/status`).
+ */
+export function runsOnEnter(input: string, command: CommandSpec): boolean {
+  return input === `/${command.name}` && (command.argument_hint ?? '') === '';
+}
+
+/** How many names "did you mean" offers at most. */
+const SUGGESTIONS = 3;
+
+/**
+ * The listed commands closest to an unknown name, best first, by the library's
+ * ranking (`complete`): the whole name, then ever shorter starts of it (`/stauts`
+ * finds `/status` through `/sta`).
+ */
+export function suggestionsFor(name: string, commands: readonly CommandSpec[]): CommandSpec[] {
+  for (let length = name.length; length > 0; length--) {
+    const found = complete(name.slice(0, length), commands, { limit: SUGGESTIONS });
+    if (found.length > 0) return found.map((completion) => completion.command);
+  }
+  return [];
+}
+
+/**
+ * What to say before sending `input` when it looks like a command the card does
+ * not list. The spec lets it go to the agent as an ordinary message (SEMANTICS §2
+ * rule 3); the user is told so, with the nearest names. Undefined otherwise, and
+ * for agents that list no commands at all.
+ */
+export function unknownCommandWarning(
+  input: string,
+  commands: readonly CommandSpec[],
+): string | undefined {
+  if (commands.length === 0) return undefined;
+  const parsed = parseCommandText(input);
+  if (!parsed || commands.some((command) => command.name === parsed.name)) return undefined;
+  const near = suggestionsFor(parsed.name, commands).map((command) => `/${command.name}`);
+  const warning = `/${parsed.name} is not a command of this agent — sent as a message.`;
+  return near.length > 0 ? `${warning} Did you mean ${near.join(', ')}?` : warning;
 }

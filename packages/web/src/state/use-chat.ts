@@ -39,7 +39,16 @@ export interface Chat {
   send: (text: string) => Promise<boolean>;
   open: (taskId: string) => void;
   newChat: () => void;
+  /**
+   * Stops the running answer: `/stop` when the card lists it (the task goes on),
+   * else CancelTask (the task ends). Resolves to what the user should be told.
+   */
+  stop: () => Promise<string | undefined>;
 }
+
+/** Said when the agent has no `/stop`, so stopping ends the task. */
+export const CANCEL_NOTICE =
+  'This agent has no /stop: the task was canceled, which ends it. Start a new chat to go on.';
 
 /** A status update that ends a model turn: not a command reply, and the task no longer busy. */
 function endsTurn(event: StreamResponse): boolean {
@@ -213,6 +222,43 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
     [session],
   );
 
+  const stop = useCallback(async (): Promise<string | undefined> => {
+    const taskId = latest.current.transcript.taskId;
+    if (!session || !taskId) return undefined;
+    // The harness's /stop keeps the answer so far and the task (SEMANTICS §4: commands run mid-turn).
+    if (session.commands.some((command) => command.name === 'stop')) {
+      const owner = view.current;
+      if (await send('/stop')) {
+        // The turn's end and the /stop reply come on two streams, in either order:
+        // the task's own word on its state settles whether Send or Stop shows.
+        const task = await session.getTask(taskId, owner.signal).catch(() => undefined);
+        if (task && !owner.signal.aborted) {
+          dispatch({ type: 'state', taskId, state: task.status?.state });
+        }
+      }
+      return undefined;
+    }
+    try {
+      await session.cancel(taskId, view.current.signal);
+      return CANCEL_NOTICE;
+    } catch (error) {
+      if (isAbort(error)) return undefined;
+      setProblem(describeError(error, session.url, 'send'));
+      return undefined;
+    }
+  }, [session, send]);
+
   const dismissProblem = useCallback(() => setProblem(undefined), []);
-  return { transcript, loading, starting, live, problem, dismissProblem, send, open, newChat };
+  return {
+    transcript,
+    loading,
+    starting,
+    live,
+    problem,
+    dismissProblem,
+    send,
+    open,
+    newChat,
+    stop,
+  };
 }

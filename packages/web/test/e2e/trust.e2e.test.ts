@@ -1,0 +1,222 @@
+// @vitest-environment node
+/**
+ * The web chat's broken paths of issue 13, end to end: a real harness on
+ * loopback with a fake OpenAI-compatible server behind it that writes slowly
+ * (so turns are still running when the page joins or stops them), and Debian's
+ * Chromium driven by playwright-core.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';
+import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
+import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
+
+/** `1 .2 .3 … .n`: every chunk is one number, so a tail is easy to tell from the whole. */
+const counting = (n: number) =>
+  Array.from({ length: n }, (_, i) => (i === 0 ? '1' : `.${i + 1}`)).join(' ');
+/** A reply long enough to scroll: many short paragraphs. */
+const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n');
+
+let fake: FakeOpenAI;
+let harness: TestHarness;
+let browser: Browser;
+const consoleErrors: string[] = [];
+
+beforeAll(async () => {
+  await buildWebChat();
+  fake = await startFakeOpenAI({
+    models: ['gpt-fast'],
+    chunkDelayMs: 40,
+    reply: ({ lastUserText }) =>
+      // Long enough to outlast an axe scan on a busy machine: Stop ends it.
+      lastUserText.startsWith('count and be stopped')
+        ? counting(1000)
+        : lastUserText.startsWith('count')
+          ? counting(150)
+          : lastUserText.startsWith('long')
+            ? LONG
+            : `Short answer to "${lastUserText}".`,
+  });
+  harness = await startHarness({
+    config: { defaultModel: 'openai/gpt-fast' },
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
+  });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.stop();
+  await fake?.close();
+});
+
+async function openChat(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.goto(`${harness.url}/ui`);
+  await page.getByText('Connected to a2a-harness').waitFor();
+  return page;
+}
+
+async function say(page: Page, text: string): Promise<void> {
+  const composer = composerOf(page);
+  await composer.fill(text);
+  await composer.press('Enter');
+}
+
+const lastAnswer = (page: Page) => page.locator('.bubble--agent').last();
+const finished = (page: Page, text: string) =>
+  page.locator('.msg--agent:not([aria-busy])', { hasText: text }).waitFor({ timeout: 30_000 });
+
+describe('the slash menu and commands', () => {
+  it('the menu reopens on "/" after Esc, also after "New chat"', async () => {
+    const page = await openChat();
+    const composer = composerOf(page);
+    const menu = page.getByRole('listbox', { name: 'Commands' });
+    await composer.press('/');
+    await menu.waitFor();
+    await composer.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    await composer.press('Backspace');
+    await composer.press('/');
+    await menu.waitFor();
+    await composer.press('Escape');
+    await composer.press('Backspace');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await composer.press('/');
+    await menu.waitFor();
+    await page.close();
+  });
+
+  it('one Enter runs /status; /nope is warned about, then sent as a message and answered', async () => {
+    const page = await openChat();
+    const composer = composerOf(page);
+    await composer.pressSequentially('/status');
+    await composer.press('Enter');
+    await cards(page, 'status').first().waitFor();
+    expect(await composer.inputValue()).toBe('');
+
+    await composer.pressSequentially('/nope');
+    await page.getByText('/nope is not a command of this agent — sent as a message.').waitFor();
+    await composer.fill('/stauts');
+    await page.getByText('Did you mean /status?', { exact: false }).waitFor();
+    await composer.press('Enter');
+    await finished(page, 'Short answer to "/stauts".');
+    expect(await cards(page, 'stauts').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe('a running answer', () => {
+  it('after a reload, the answer so far shows, then grows; not only its tail', async () => {
+    const page = await openChat();
+    await say(page, 'count to 150');
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.12 ');
+    await page.reload();
+    // The first text the bubble shows after the reload starts at the beginning.
+    await expect
+      .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
+      .not.toBe('');
+    expect((await lastAnswer(page).textContent())?.trim()).toMatch(/^1 \.2 \.3/);
+    await finished(page, '.150');
+    expect((await lastAnswer(page).textContent())?.trim()).toBe(counting(150));
+    await page.close();
+  });
+
+  it('opening a running sub-task shows its answer so far', async () => {
+    const page = await openChat();
+    await say(page, '/spawn count for the sub-task');
+    const link = cards(page, 'spawn')
+      .first()
+      .getByRole('link', { name: /Open sub-task/ });
+    await link.waitFor({ timeout: 15_000 });
+    // Let the sub-task write a while before opening it.
+    await page.waitForTimeout(1500);
+    await link.click();
+    await expect
+      .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
+      .toMatch(/^1 \.2 \.3/);
+    await finished(page, '.150');
+    await page.close();
+  });
+
+  it('Stop (a button that replaces Send) keeps the answer so far, marked stopped; the chat goes on', async () => {
+    const page = await openChat();
+    await say(page, 'count and be stopped');
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await stop.waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.8 ');
+    expect(await axeViolations(page)).toEqual([]);
+    await stop.click();
+    await page.locator('.answer-stopped').waitFor({ timeout: 15_000 });
+    const kept = (await page.locator('.bubble--agent').first().textContent()) ?? '';
+    expect(kept).toMatch(/^1 \.2 \.3/);
+    expect(kept).not.toContain('.1000');
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+
+    await say(page, 'are you still there?');
+    await finished(page, 'Short answer to "are you still there?".');
+    expect(await page.locator('.answer-stopped').count()).toBe(1);
+    await page.close();
+  });
+
+  it('Esc stops too', async () => {
+    const page = await openChat();
+    await say(page, 'count and be stopped by Esc');
+    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.5 ');
+    await composerOf(page).press('Escape');
+    await page.locator('.answer-stopped').waitFor({ timeout: 15_000 });
+    await page.close();
+  });
+});
+
+describe('scrolling', () => {
+  it('a chat opened after scrolling up in another one follows its new messages', async () => {
+    const page = await openChat();
+    await say(page, 'long one');
+    await finished(page, 'Paragraph 40.');
+    const first = page.url();
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await say(page, 'long two');
+    await finished(page, 'Paragraph 40.');
+    const second = page.url();
+    expect(second).not.toBe(first);
+
+    const conversation = page.locator('.conversation');
+    const fromBottom = () =>
+      conversation.evaluate((element) =>
+        Math.round(element.scrollHeight - element.scrollTop - element.clientHeight),
+      );
+    await conversation.evaluate((element) => {
+      element.scrollTop = 0;
+      element.dispatchEvent(new Event('scroll'));
+    });
+    expect(await fromBottom()).toBeGreaterThan(200);
+
+    await page.goto(first);
+    await page.locator('.bubble--user', { hasText: 'long one' }).waitFor();
+    await expect.poll(fromBottom).toBeLessThan(80);
+    await say(page, 'short question');
+    await finished(page, 'Short answer to "short question".');
+    await expect.poll(fromBottom).toBeLessThan(80);
+
+    // No page-level scroll: wheeling over the sidebar leaves the app where it is.
+    await page.mouse.move(100, 400);
+    await page.mouse.wheel(0, 2000);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
+    ).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it('no console errors appeared', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
