@@ -1,22 +1,12 @@
 import type {
-  AgentCard,
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
-  ListTasksRequest,
-  ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
   SubscribeToTaskRequest,
   Task,
-  TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { ForwardingHandler } from '../serve/forwarding-handler.js';
 import { parseCommand, type CommandRegistry } from 'a2a-commands';
 import { secondsSince, type HarnessMetrics } from './harness-metrics.js';
 
@@ -26,25 +16,23 @@ import { secondsSince, type HarnessMetrics } from './harness-metrics.js';
  * A message is a command when the library's parser says so, as the commands
  * handler itself decides (SEMANTICS §2).
  */
-export class MeteredRequestHandler implements A2ARequestHandler {
+export class MeteredRequestHandler extends ForwardingHandler {
   private streams = 0;
 
   constructor(
-    private readonly inner: A2ARequestHandler,
+    inner: A2ARequestHandler,
     private readonly registry: Pick<CommandRegistry, 'get'>,
     private readonly metrics: HarnessMetrics,
-  ) {}
+  ) {
+    super(inner);
+  }
 
   /** SSE streams open now through this handler. */
   get openStreams(): number {
     return this.streams;
   }
 
-  getAgentCard(): Promise<AgentCard> {
-    return this.inner.getAgentCard();
-  }
-
-  async sendMessage(
+  override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
@@ -61,7 +49,7 @@ export class MeteredRequestHandler implements A2ARequestHandler {
     }
   }
 
-  async *sendMessageStream(
+  override async *sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -78,7 +66,7 @@ export class MeteredRequestHandler implements A2ARequestHandler {
     }
   }
 
-  async *resubscribe(
+  override async *resubscribe(
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -88,53 +76,6 @@ export class MeteredRequestHandler implements A2ARequestHandler {
     } finally {
       this.streams--;
     }
-  }
-
-  getAuthenticatedExtendedAgentCard(
-    params: GetExtendedAgentCardRequest,
-    context: ServerCallContext,
-  ): Promise<AgentCard> {
-    return this.inner.getAuthenticatedExtendedAgentCard(params, context);
-  }
-
-  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.getTask(params, context);
-  }
-
-  listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    return this.inner.listTasks(params, context);
-  }
-
-  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.cancelTask(params, context);
-  }
-
-  createTaskPushNotificationConfig(
-    params: TaskPushNotificationConfig,
-    context: ServerCallContext,
-  ): Promise<TaskPushNotificationConfig> {
-    return this.inner.createTaskPushNotificationConfig(params, context);
-  }
-
-  getTaskPushNotificationConfig(
-    params: GetTaskPushNotificationConfigRequest,
-    context: ServerCallContext,
-  ): Promise<TaskPushNotificationConfig> {
-    return this.inner.getTaskPushNotificationConfig(params, context);
-  }
-
-  listTaskPushNotificationConfigs(
-    params: ListTaskPushNotificationConfigsRequest,
-    context: ServerCallContext,
-  ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.inner.listTaskPushNotificationConfigs(params, context);
-  }
-
-  deleteTaskPushNotificationConfig(
-    params: DeleteTaskPushNotificationConfigRequest,
-    context: ServerCallContext,
-  ): Promise<void> {
-    return this.inner.deleteTaskPushNotificationConfig(params, context);
   }
 
   private commandName(params: SendMessageRequest): string | undefined {

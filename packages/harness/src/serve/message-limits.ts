@@ -1,23 +1,14 @@
 import type {
-  AgentCard,
-  CancelTaskRequest,
-  DeleteTaskPushNotificationConfigRequest,
-  GetExtendedAgentCardRequest,
-  GetTaskPushNotificationConfigRequest,
-  GetTaskRequest,
-  ListTaskPushNotificationConfigsRequest,
-  ListTaskPushNotificationConfigsResponse,
   ListTasksRequest,
   ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
-  SubscribeToTaskRequest,
   Task,
-  TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { ForwardingHandler } from './forwarding-handler.js';
 import type { Limits } from '../config/limits.js';
 import { checkListTasksRequest } from './list-tasks-checks.js';
 import { checkMessageContent } from './message-shape.js';
@@ -61,17 +52,15 @@ export function checkMessageLimits(message: Message | undefined, limits: Message
 }
 
 /** An `A2ARequestHandler` that checks every incoming message's size, then hands everything to `inner`. */
-export class MessageLimitsHandler implements A2ARequestHandler {
+export class MessageLimitsHandler extends ForwardingHandler {
   constructor(
-    private readonly inner: A2ARequestHandler,
+    inner: A2ARequestHandler,
     private readonly limits: MessageLimits,
-  ) {}
-
-  getAgentCard(): Promise<AgentCard> {
-    return this.inner.getAgentCard();
+  ) {
+    super(inner);
   }
 
-  async sendMessage(
+  override async sendMessage(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
@@ -80,7 +69,7 @@ export class MessageLimitsHandler implements A2ARequestHandler {
     return this.inner.sendMessage(params, context);
   }
 
-  async *sendMessageStream(
+  override async *sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
@@ -90,61 +79,11 @@ export class MessageLimitsHandler implements A2ARequestHandler {
     yield* this.inner.sendMessageStream(params, context);
   }
 
-  resubscribe(
-    params: SubscribeToTaskRequest,
-    context: ServerCallContext,
-  ): AsyncGenerator<StreamResponse, void, undefined> {
-    return this.inner.resubscribe(params, context);
-  }
-
-  getAuthenticatedExtendedAgentCard(
-    params: GetExtendedAgentCardRequest,
-    context: ServerCallContext,
-  ): Promise<AgentCard> {
-    return this.inner.getAuthenticatedExtendedAgentCard(params, context);
-  }
-
-  getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.getTask(params, context);
-  }
-
-  async listTasks(
+  override async listTasks(
     params: ListTasksRequest,
     context: ServerCallContext,
   ): Promise<ListTasksResponse> {
     checkListTasksRequest(params);
     return this.inner.listTasks(params, context);
-  }
-
-  cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    return this.inner.cancelTask(params, context);
-  }
-
-  createTaskPushNotificationConfig(
-    params: TaskPushNotificationConfig,
-    context: ServerCallContext,
-  ): Promise<TaskPushNotificationConfig> {
-    return this.inner.createTaskPushNotificationConfig(params, context);
-  }
-
-  getTaskPushNotificationConfig(
-    params: GetTaskPushNotificationConfigRequest,
-    context: ServerCallContext,
-  ): Promise<TaskPushNotificationConfig> {
-    return this.inner.getTaskPushNotificationConfig(params, context);
-  }
-
-  listTaskPushNotificationConfigs(
-    params: ListTaskPushNotificationConfigsRequest,
-    context: ServerCallContext,
-  ): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.inner.listTaskPushNotificationConfigs(params, context);
-  }
-
-  deleteTaskPushNotificationConfig(
-    params: DeleteTaskPushNotificationConfigRequest,
-    context: ServerCallContext,
-  ): Promise<void> {
-    return this.inner.deleteTaskPushNotificationConfig(params, context);
   }
 }
