@@ -21,6 +21,7 @@ import express from 'express';
 import { createOfflineModel, streamModelTurn } from '../../packages/harness/src/models/index.js';
 import { HarnessTaskStore, openDatabase } from '../../packages/harness/src/store/index.js';
 import { AnswerChunker } from '../../packages/harness/src/turns/answer-chunks.js';
+import { answerArtifact } from '../../packages/harness/src/turns/turn-events.js';
 import { DEFAULT_TURN_OPTIONS } from '../../packages/harness/src/turns/turn-options.js';
 
 const args = new Map<string, string>();
@@ -79,20 +80,12 @@ const answerWithModel: AgentExecutor = {
         metadata: {},
       }),
     );
-    const artifactId = `answer-${userMessage.messageId}`;
     const chunk = (text: string, first: boolean, last: boolean) =>
       bus.publish(
         AgentEvent.artifactUpdate({
           taskId,
           contextId,
-          artifact: {
-            artifactId,
-            name: 'answer',
-            description: '',
-            parts: textMessage(taskId, contextId, text).parts,
-            metadata: undefined,
-            extensions: [],
-          },
+          artifact: answerArtifact(userMessage.messageId, text),
           append: !first,
           lastChunk: last,
           metadata: undefined,

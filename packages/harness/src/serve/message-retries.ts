@@ -9,7 +9,7 @@ import {
 } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { replyMetadata, type TaskHead } from 'a2a-commands/server';
+import { commandReplyEvent, type TaskHead } from 'a2a-commands/server';
 import { hangUpSignal } from '../request-scope.js';
 import { MessageIdTakenError, type HarnessTaskStore } from '../store/index.js';
 import { answerTo } from '../turns/model-context.js';
@@ -141,7 +141,7 @@ export class MessageRetries extends ForwardingHandler {
     const command = stored.message.metadata?.['command'];
     if (typeof command === 'string') {
       const reply = await store.messageAt(taskId, stored.seq + 1);
-      if (reply) return commandReplay(head, stored.message, reply, command);
+      if (reply) return commandReplay(head, stored.message, reply);
     }
     return this.turnReplay(head, stored.message, context);
   }
@@ -201,31 +201,20 @@ export class MessageRetries extends ForwardingHandler {
 }
 
 /** A command's stored reply, as SEMANTICS §3 shapes it. */
-function commandReplay(head: TaskHead, command: Message, reply: Message, name: string): Replay {
-  const taskRef = reply.metadata?.['task_ref'];
+function commandReplay(head: TaskHead, command: Message, reply: Message): Replay {
   const replyStatus: TaskStatus = {
     state: head.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
     message: reply,
     timestamp: head.status?.timestamp ?? new Date().toISOString(),
   };
-  const metadata = replyMetadata(name, typeof taskRef === 'string' ? taskRef : undefined);
   return {
     async result() {
       return { ...head, status: replyStatus, history: [command, reply], artifacts: [] };
     },
     async *stream() {
       yield taskEvent({ ...head, history: [command], artifacts: [] });
-      yield {
-        payload: {
-          $case: 'statusUpdate',
-          value: {
-            taskId: head.id,
-            contextId: head.contextId,
-            status: replyStatus,
-            metadata: { ...metadata },
-          },
-        },
-      };
+      const event = commandReplyEvent({ ...head, status: replyStatus }, reply);
+      yield { payload: { $case: 'statusUpdate', value: event } };
     },
   };
 }

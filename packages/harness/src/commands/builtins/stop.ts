@@ -30,7 +30,7 @@ export const stopCommand: BuiltinCommand = (services) => ({
     if (!stopped) {
       return {
         text: 'No answer is in progress on this task, so there is nothing to stop.',
-        data: { ...data },
+        data,
       };
     }
     const next =
@@ -39,7 +39,7 @@ export const stopCommand: BuiltinCommand = (services) => ({
         : '';
     return {
       text: `Stopped the answer in progress. What the model wrote so far stays in this task's history.${next}`,
-      data: { ...data },
+      data,
     };
   },
 });
