@@ -20,6 +20,15 @@ export {
 export { CommandError, type CommandErrorOptions } from './errors.js';
 export { hintRequiresArguments } from './hint.js';
 export { isCommandExchange, withoutCommands } from './history.js';
+export { TERMINAL_STATES, RUNNING_STATES, isTerminalState, isRunningState } from './task-states.js';
+export {
+  HARNESS_METADATA_KEY,
+  ANSWER_ARTIFACT_NAME,
+  isNote,
+  isStoppedAnswer,
+  noteKindOf,
+  type NoteKind,
+} from './harness-marks.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';
 export * from './completion/spec.js';
 export {

@@ -25,18 +25,21 @@ export interface MessageInit {
   taskId?: string;
   contextId?: string;
   metadata?: Record<string, unknown>;
+  /** A fresh UUID when unset: a client that shows the message first passes its own. */
+  messageId?: string;
 }
 
-/** A complete in-memory message with a fresh `messageId`. */
+/** A complete in-memory message, with a fresh `messageId` unless one is given. */
 export function newMessage({
   role,
   parts,
   taskId = '',
   contextId = '',
   metadata,
+  messageId,
 }: MessageInit): Message {
   return {
-    messageId: globalThis.crypto.randomUUID(),
+    messageId: messageId ?? globalThis.crypto.randomUUID(),
     taskId,
     contextId,
     role,

@@ -7,7 +7,22 @@ export {
   type CommandReplyError,
   type CommandRefusalData,
   REPLY_ERROR_CODES,
+  SUBTASK_METADATA_KEY,
 } from '../spec.js';
+export {
+  TERMINAL_STATES,
+  RUNNING_STATES,
+  isTerminalState,
+  isRunningState,
+} from '../task-states.js';
+export {
+  HARNESS_METADATA_KEY,
+  ANSWER_ARTIFACT_NAME,
+  isNote,
+  isStoppedAnswer,
+  noteKindOf,
+  type NoteKind,
+} from '../harness-marks.js';
 export { parseCommandText, type ParsedCommandText } from '../parse.js';
 export { readCommands, hasCommandsExtension } from './card.js';
 export {

@@ -56,9 +56,11 @@ export interface TextMessageOptions {
   taskId?: string;
   /** The context to send in; omit to let the server pick (or infer it from the task). */
   contextId?: string;
+  /** The message's id; a fresh UUID when unset (a client that shows the message at once passes its own). */
+  messageId?: string;
 }
 
-/** A user message with one text part, in the SDK's in-memory shape, with a fresh messageId. */
+/** A user message with one text part, in the SDK's in-memory shape, with a fresh messageId unless given. */
 export function textMessage(text: string, options: TextMessageOptions = {}): Message {
   return newMessage({ role: USER, parts: [textPart(text)], ...options });
 }
