@@ -17,7 +17,6 @@ const answer = (key: string, text: string): Entry => ({
   text,
   streaming: false,
   preview: false,
-  note: false,
 });
 const prompt = (key: string, text: string): Entry => ({
   kind: 'user',

@@ -114,11 +114,10 @@ describe('Conversation: replies are cards, never model bubbles', () => {
         text: 'Hi! `code`',
         streaming: false,
         preview: false,
-        note: false,
       },
       { kind: 'user', key: 'u2', text: '/status', command: 'status', pending: false },
       reply('status', 'State: input required'),
-      { kind: 'agent', key: 'a2', text: 'strea', streaming: true, preview: true, note: false },
+      { kind: 'agent', key: 'a2', text: 'strea', streaming: true, preview: true },
     ];
     const { container } = render(
       <Conversation entries={entries} thinking={false} onCommand={vi.fn()} empty={null} />,

@@ -74,7 +74,6 @@ describe('a model turn streams in', () => {
       text: 'Hello there!',
       streaming: false,
       preview: false,
-      note: false,
     });
     // A late chunk of the replaced preview is not shown again.
     expect(applyEvent(done, chunkEvent('re', { append: true, last: false }))).toBe(done);
@@ -100,8 +99,9 @@ describe('a model turn streams in', () => {
       metadata: { 'a2a-harness': { note: 'model-error' } },
     });
     expect(run([statusEvent(INPUT_REQUIRED, note)]).entries[0]).toMatchObject({
-      kind: 'agent',
-      note: true,
+      kind: 'note',
+      text: 'The model failed',
+      from: 'agent',
     });
   });
 

@@ -1,4 +1,5 @@
 import { TaskState, taskStateFromJSON } from '@a2a-js/sdk';
+import { isRunningState, isTerminalState } from 'a2a-commands/client';
 
 /** How a state looks in the UI: its words, and a tone the styles colour. */
 export interface StateLook {
@@ -24,17 +25,12 @@ export function stateLook(state: TaskState | undefined): StateLook {
 
 /** A model turn is running (or about to). */
 export function isBusy(state: TaskState | undefined): boolean {
-  return state === TaskState.TASK_STATE_WORKING || state === TaskState.TASK_STATE_SUBMITTED;
+  return isRunningState(state);
 }
 
 /** The task has ended: ordinary messages are refused, commands still run (SEMANTICS §4). */
 export function isTerminal(state: TaskState | undefined): boolean {
-  return (
-    state === TaskState.TASK_STATE_COMPLETED ||
-    state === TaskState.TASK_STATE_FAILED ||
-    state === TaskState.TASK_STATE_CANCELED ||
-    state === TaskState.TASK_STATE_REJECTED
-  );
+  return isTerminalState(state);
 }
 
 /** A state from the SDK's enum or its wire name (`TASK_STATE_WORKING`). */

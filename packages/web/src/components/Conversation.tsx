@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { Entry } from '../a2a/transcript.js';
 import { MessageBubble } from './MessageBubble.js';
+import { Divider, NoteLine } from './NoteLine.js';
 import { ReplyCard } from './ReplyCard.js';
 
 /** The key of the newest entry the user sent. */
@@ -66,6 +67,10 @@ export function Conversation({
               <li key={entry.key} className={`entry entry--${entry.kind}`}>
                 {entry.kind === 'reply' ? (
                   <ReplyCard entry={entry} onCommand={onCommand} />
+                ) : entry.kind === 'note' ? (
+                  <NoteLine entry={entry} />
+                ) : entry.kind === 'divider' ? (
+                  <Divider entry={entry} />
                 ) : (
                   <MessageBubble entry={entry} />
                 )}

@@ -20,11 +20,8 @@ export function MessageBubble({ entry }: { entry: UserEntry | AgentEntry }) {
     );
   }
   return (
-    <div
-      className={`msg msg--agent${entry.note ? ' msg--note' : ''}`}
-      aria-busy={entry.streaming || undefined}
-    >
-      <span className="sr-only">{entry.note ? 'Note from the agent: ' : 'Agent: '}</span>
+    <div className="msg msg--agent" aria-busy={entry.streaming || undefined}>
+      <span className="sr-only">Agent: </span>
       <div className="bubble bubble--agent">
         {entry.partial ? (
           <p className="answer-in-progress">answer in progress</p>
