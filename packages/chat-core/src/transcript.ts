@@ -112,7 +112,7 @@ export class TranscriptCore {
         return this.withEntry(transcript, {
           kind: 'user',
           key: action.messageId,
-          text: action.text,
+          text: this.filter.text(action.text),
           command: action.command,
           pending: true,
         });

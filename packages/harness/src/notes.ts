@@ -1,9 +1,9 @@
 import type { Message } from '@a2a-js/sdk';
-import { AGENT, newMessage, textPart } from 'a2a-commands';
+import { AGENT, newMessage, textPart, type NoteKind } from 'a2a-commands';
 import { SETTINGS_KEY } from './settings.js';
 
-/** Why the harness itself wrote a message: it is for the user, never for the model. */
-export type NoteKind = 'interrupted' | 'model-error' | 'canceled' | 'stopped';
+// The note mark is read by every client: its reader lives in the library.
+export { isNote, type NoteKind } from 'a2a-commands';
 
 export function noteMessage(
   taskId: string,
@@ -18,9 +18,4 @@ export function noteMessage(
     contextId,
     metadata: { [SETTINGS_KEY]: { note: kind } },
   });
-}
-
-export function isNote(message: Pick<Message, 'metadata'>): boolean {
-  const tag = message.metadata?.[SETTINGS_KEY] as { note?: unknown } | undefined;
-  return typeof tag?.note === 'string';
 }

@@ -1,8 +1,10 @@
+import { HARNESS_METADATA_KEY } from 'a2a-commands';
+
 /**
  * Per-task settings, kept in `Task.metadata` under one namespaced key so they
  * travel with the task through every store and never collide with a client's keys.
  */
-export const SETTINGS_KEY = 'a2a-harness';
+export const SETTINGS_KEY = HARNESS_METADATA_KEY;
 
 export interface TokenUsage {
   inputTokens: number;

@@ -1,6 +1,6 @@
 import type { Connection } from './connection.js';
-import { append, noticeEntry, type NoticeTone } from './transcript.js';
-import { HOME, type TaskView } from './views.js';
+import { transcripts, type NoticeTone, type TranscriptAction } from './transcript.js';
+import { emptyView, HOME, type TaskView } from './views.js';
 
 export interface ChatState {
   agentName: string;
@@ -53,7 +53,7 @@ export class ChatStore {
   };
 
   view(key: string): TaskView {
-    return this.state.views[key] ?? { key, entries: [], busy: false };
+    return this.state.views[key] ?? emptyView(key);
   }
 
   activate(key: string, view?: TaskView): void {
@@ -68,9 +68,14 @@ export class ChatStore {
     this.update((s) => ({ ...s, views: { ...s.views, [key]: change(this.view(key)) } }));
   }
 
+  /** What the client core makes of `action` in a view's transcript. */
+  apply(key: string, action: TranscriptAction): void {
+    this.updateView(key, (v) => ({ ...v, ...transcripts.reduce(v, action) }));
+  }
+
   /** A line in a view's transcript from the chat itself. */
   note(key: string, text: string, tone: NoticeTone = 'info'): void {
-    this.updateView(key, (v) => ({ ...v, entries: append(v.entries, noticeEntry(text, tone)) }));
+    this.apply(key, { type: 'note', text, tone });
   }
 
   setStatus(text: string, tone: NoticeTone): void {

@@ -44,7 +44,7 @@ describe('sending', () => {
       () => !home(controller).busy && home(controller).entries.length === 2,
       'the answer',
     );
-    expect(texts(controller)).toEqual(['user: hello there', 'answer: You said: hello there']);
+    expect(texts(controller)).toEqual(['user: hello there', 'agent: You said: hello there']);
     expect(home(controller).taskId).toBe([...agent.tasks.keys()][0]);
     expect(agent.calls.map((c) => c.method)).toEqual(['sendMessageStream']);
   });
@@ -86,7 +86,7 @@ describe('sending', () => {
       'the answer',
     );
     expect(agent.calls[0]).toMatchObject({ method: 'sendMessageStream', text: '/model' });
-    expect(texts(controller)[1]).toBe('answer: You said: /model');
+    expect(texts(controller)[1]).toBe('agent: You said: /model');
   });
 });
 
@@ -104,7 +104,7 @@ describe('Ctrl+C', () => {
       ['sendMessage', '/stop', taskId],
     ]);
     // The answer so far stays, marked stopped; the task is not canceled.
-    const answer = home(controller).entries.find((e) => e.kind === 'answer');
+    const answer = home(controller).entries.find((e) => e.kind === 'agent');
     expect(answer).toMatchObject({ text: 'You said: tell me a story', stopped: true });
     expect(agent.tasks.get(taskId)!.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     expect(home(controller).taskId).toBe(taskId);
@@ -117,7 +117,7 @@ describe('Ctrl+C', () => {
     controller.submit('and then?');
     await until(() => !home(controller).busy && agent.calls.length === 3, 'the next turn');
     expect(agent.calls[2]).toMatchObject({ method: 'sendMessageStream', taskId });
-    expect(texts(controller).at(-1)).toBe('answer: You said: and then?');
+    expect(texts(controller).at(-1)).toBe('agent: You said: and then?');
     expect(home(controller).taskId).toBe(taskId);
   });
 
@@ -213,7 +213,7 @@ describe('sub-tasks', () => {
       'the sub-task',
     );
     expect(controller.getState().active).toBe(ref);
-    expect(texts(controller)).toEqual(['user: write a haiku', 'answer: You said: write a haiku']);
+    expect(texts(controller)).toEqual(['user: write a haiku', 'agent: You said: write a haiku']);
     controller.toggleSubtask();
     expect(controller.getState().active).toBe(HOME);
   });
@@ -229,7 +229,7 @@ describe('sub-tasks', () => {
     const { controller } = start();
     await controller.openTask('missing');
     expect(texts(controller, 'missing')).toEqual([
-      'notice: Task missing was not found on this agent.',
+      'note: Task missing was not found on this agent.',
     ]);
   });
 });
@@ -246,8 +246,8 @@ describe('resuming', () => {
     const { controller } = start(agent, old);
     expect(texts(controller)).toEqual([
       'user: hi',
-      'answer: hello',
-      expect.stringMatching(/^notice: Task old has ended \(completed\)/),
+      'agent: hello',
+      expect.stringMatching(/^note: Task old has ended \(completed\)/),
     ]);
     controller.submit('/model');
     await until(() => home(controller).entries.at(-1)?.kind === 'reply', 'the reply');

@@ -11,16 +11,17 @@ import { completeArgument, type ArgumentValues } from 'a2a-commands/client/compl
 import type { Connection } from './connection.js';
 import { describeError, isTaskNotFound } from './errors.js';
 import { ChatStore, type ChatState } from './chat-store.js';
+import { latestTaskRef } from './transcript.js';
 import {
-  append,
-  applyAgentMessage,
-  applyEvent,
-  endPreviews,
-  entriesFromTask,
-  latestTaskRef,
-  userEntry,
-} from './transcript.js';
-import { HOME, isEnded, RUNNING, shortId, stateWords, viewOf, type TaskView } from './views.js';
+  emptyView,
+  HOME,
+  isEnded,
+  isRunning,
+  shortId,
+  stateWords,
+  viewOf,
+  type TaskView,
+} from './views.js';
 
 /** What a Ctrl+C did. */
 export type Interrupt = 'stopping' | 'canceling' | 'armed' | 'quit';
@@ -43,9 +44,7 @@ export class ChatController {
     private readonly session: Session,
     resumed?: Task,
   ) {
-    const home: TaskView = resumed
-      ? viewOf(resumed, HOME, entriesFromTask(resumed))
-      : { key: HOME, entries: [], busy: false };
+    const home: TaskView = resumed ? viewOf(resumed, HOME) : emptyView(HOME);
     this.store = new ChatStore(session, home);
     if (resumed && isEnded(home)) {
       this.store.note(
@@ -53,7 +52,7 @@ export class ChatController {
         `Task ${shortId(resumed.id)} has ended (${stateWords(home.state)}); commands still run on it, and your next message starts a new task in the same conversation.`,
       );
     }
-    if (home.state !== undefined && RUNNING.has(home.state)) void this.attach(HOME);
+    if (isRunning(home.state)) void this.attach(HOME);
   }
 
   getState = (): ChatState => this.store.getState();
@@ -93,8 +92,12 @@ export class ChatController {
       return false;
     }
     this.store.clearStatus();
-    this.store.updateView(view.key, (v) => ({ ...v, entries: append(v.entries, userEntry(text)) }));
-    void (command ? this.runCommand(view.key, text) : this.runTurn(view.key, text));
+    // The message's own id is the entry's key: the task's history names it again.
+    const messageId = crypto.randomUUID();
+    this.store.apply(view.key, { type: 'sent', messageId, text });
+    void (command
+      ? this.runCommand(view.key, text, messageId)
+      : this.runTurn(view.key, text, messageId));
     return true;
   }
 
@@ -145,14 +148,14 @@ export class ChatController {
       return;
     }
     const existing = this.getState().views[id];
-    this.store.activate(id, existing ?? { key: id, taskId: id, entries: [], busy: false });
+    this.store.activate(id, existing ?? { ...emptyView(id), taskId: id });
     if (existing?.busy) return;
     try {
       const task = await this.request((signal) =>
         this.session.client.getTask({ tenant: '', id, historyLength: undefined }, { signal }),
       );
-      this.store.updateView(id, () => viewOf(task, id, entriesFromTask(task)));
-      if (task.status && RUNNING.has(task.status.state)) await this.attach(id);
+      this.store.updateView(id, () => viewOf(task, id));
+      if (isRunning(task.status?.state)) await this.attach(id);
     } catch (error) {
       const text = isTaskNotFound(error)
         ? `Task ${shortId(id)} was not found on this agent.`
@@ -167,7 +170,7 @@ export class ChatController {
     this.store.close();
   }
 
-  private async runCommand(key: string, text: string): Promise<void> {
+  private async runCommand(key: string, text: string, messageId: string): Promise<void> {
     const view = this.store.view(key);
     try {
       const result = await this.request((signal) =>
@@ -175,16 +178,18 @@ export class ChatController {
         sendText(this.session.client, text, {
           taskId: view.taskId,
           contextId: view.contextId,
+          messageId,
           requestOptions: { signal },
         }),
       );
-      this.applyResult(key, result);
+      this.store.apply(key, { type: 'accepted', messageId });
+      this.store.apply(key, { type: 'result', result });
     } catch (error) {
       this.fail(key, error);
     }
   }
 
-  private async runTurn(key: string, text: string): Promise<void> {
+  private async runTurn(key: string, text: string, messageId: string): Promise<void> {
     const view = this.store.view(key);
     const fresh = view.taskId === undefined || isEnded(view);
     if (view.taskId !== undefined && fresh) {
@@ -200,9 +205,13 @@ export class ChatController {
       const events = streamText(this.session.client, text, {
         taskId: fresh ? undefined : view.taskId,
         contextId: view.contextId,
+        messageId,
         requestOptions: { signal: abort.signal },
       });
-      for await (const event of events) this.applyStreamEvent(key, event, fresh);
+      for await (const event of events) {
+        this.store.apply(key, { type: 'accepted', messageId });
+        this.store.apply(key, { type: 'event', event, adopt: fresh });
+      }
     } catch (error) {
       if (!abort.signal.aborted) this.fail(key, error);
     } finally {
@@ -224,10 +233,10 @@ export class ChatController {
         { signal: abort.signal },
       );
       for await (const event of events) {
-        this.applyStreamEvent(key, event, false);
+        this.store.apply(key, { type: 'event', event });
         const update = event.payload?.$case === 'statusUpdate' ? event.payload.value : undefined;
         const state = update?.status?.state;
-        if (state !== undefined && !RUNNING.has(state) && !isCommandReply(event)) break;
+        if (state !== undefined && !isRunning(state) && !isCommandReply(event)) break;
       }
     } catch (error) {
       if (!abort.signal.aborted) this.fail(key, error);
@@ -251,12 +260,7 @@ export class ChatController {
         sendText(this.session.client, '/stop', { taskId, contextId, requestOptions: { signal } }),
       );
       const message = 'messageId' in result ? result : result.status?.message;
-      if (message) {
-        this.store.updateView(key, (v) => ({
-          ...v,
-          entries: applyAgentMessage(v.entries, message),
-        }));
-      }
+      if (message) this.store.apply(key, { type: 'message', message });
     } catch (error) {
       this.fail(key, error);
     }
@@ -271,7 +275,8 @@ export class ChatController {
    */
   private async cancelTurn(key: string): Promise<void> {
     this.turns.get(key)?.abort();
-    this.store.updateView(key, (v) => ({ ...v, busy: false, entries: endPreviews(v.entries) }));
+    this.store.apply(key, { type: 'left' });
+    this.store.updateView(key, (v) => ({ ...v, busy: false }));
     const { taskId, contextId } = this.store.view(key);
     if (!taskId) {
       this.store.note(key, 'Turn stopped before the agent started a task.', 'warn');
@@ -298,11 +303,11 @@ export class ChatController {
         );
         const fork = taskRefOf(result);
         if (fork) {
-          this.store.updateView(key, (v) => ({
-            ...v,
+          this.store.apply(key, {
+            type: 'moved',
             taskId: fork,
             state: TaskState.TASK_STATE_INPUT_REQUIRED,
-          }));
+          });
           this.store.note(
             key,
             `${ended}; the chat goes on in task ${shortId(fork)}, a copy of this conversation made with /fork.`,
@@ -319,51 +324,6 @@ export class ChatController {
       `${ended}; your next message starts a new task in this conversation.`,
       'warn',
     );
-  }
-
-  private applyStreamEvent(key: string, event: StreamResponse, adopt: boolean): void {
-    const payload = event.payload;
-    let ids: { taskId?: string; contextId?: string; state?: TaskState } = {};
-    if (payload?.$case === 'task') {
-      const task = payload.value;
-      ids = { taskId: task.id, contextId: task.contextId, state: task.status?.state };
-    } else if (payload?.$case === 'statusUpdate') {
-      const update = payload.value;
-      ids = { taskId: update.taskId, contextId: update.contextId, state: update.status?.state };
-    }
-    this.store.updateView(key, (v) => {
-      const taskId = adopt ? (ids.taskId ?? v.taskId) : v.taskId;
-      const sameTask = ids.taskId === undefined || ids.taskId === taskId;
-      return {
-        ...v,
-        taskId: taskId || v.taskId,
-        contextId: ids.contextId || v.contextId,
-        state: sameTask && ids.state !== undefined ? ids.state : v.state,
-        entries: applyEvent(v.entries, event),
-      };
-    });
-  }
-
-  /** SendMessage's result: a Task whose status message is the reply, or a bare Message. */
-  private applyResult(key: string, result: Task | Message): void {
-    if ('messageId' in result) {
-      this.store.updateView(key, (v) => ({
-        ...v,
-        entries: applyEvent(v.entries, { payload: { $case: 'message', value: result } }),
-      }));
-      return;
-    }
-    this.store.updateView(key, (v) => {
-      const adopt = v.taskId === undefined || v.taskId === result.id;
-      const message = result.status?.message;
-      return {
-        ...v,
-        taskId: v.taskId ?? result.id,
-        contextId: v.contextId ?? result.contextId,
-        state: adopt ? (result.status?.state ?? v.state) : v.state,
-        entries: message ? applyAgentMessage(v.entries, message, result.status?.state) : v.entries,
-      };
-    });
   }
 
   private fail(key: string, error: unknown): void {

@@ -8,11 +8,10 @@ import {
 } from '@a2a-js/sdk';
 import type { Client, RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { parseCommandText, type CommandSpec } from 'a2a-commands/client';
+import { isTerminalState, parseCommandText, type CommandSpec } from 'a2a-commands/client';
 import { SETTINGS_KEY } from '../settings.js';
 import type { Connection } from './connection.js';
 import { agentMessage, chunk } from './test-events.js';
-import { TERMINAL } from './views.js';
 
 /** The harness's commands that the chat treats specially, as its card lists them. */
 export const HARNESS_COMMANDS: CommandSpec[] = [
@@ -195,7 +194,7 @@ export class FakeAgent {
     const target = message?.taskId
       ? this.get(message.taskId)
       : this.create(message?.contextId || undefined);
-    if (TERMINAL.has(target.status!.state)) {
+    if (isTerminalState(target.status!.state)) {
       throw new UnsupportedOperationError(`Task ${target.id} has ended`);
     }
     target.history.push(user(text, target.id, target.contextId));

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { commandReply } from './test-events.js';
-import { applyEvent, noticeEntry, userEntry, type Entry } from './transcript.js';
+import { applyEvent, type Entry } from './transcript.js';
+
+function userEntry(text: string): Entry {
+  return { kind: 'user', key: crypto.randomUUID(), text, pending: false };
+}
+
+function noticeEntry(text: string): Entry {
+  return { kind: 'note', key: crypto.randomUUID(), text, tone: 'info', from: 'client' };
+}
 import { inputWindow } from './input-window.js';
 import { estimateRows, visibleTail } from './windowing.js';
 

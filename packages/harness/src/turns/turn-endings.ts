@@ -136,7 +136,4 @@ function countTurn(usage: TokenUsage) {
 }
 
 /** Whether a stored agent message is an answer that `/stop` cut short. */
-export function isStoppedAnswer(message: Pick<Message, 'metadata'>): boolean {
-  const tag = message.metadata?.[SETTINGS_KEY] as { stopped?: unknown } | undefined;
-  return tag?.stopped === true;
-}
+export { isStoppedAnswer } from 'a2a-commands';

@@ -1,6 +1,6 @@
-import { AGENT, newMessage, textPart } from 'a2a-commands';
+import { AGENT, ANSWER_ARTIFACT_NAME, newMessage, textPart } from 'a2a-commands';
+import type { TaskState } from '@a2a-js/sdk';
 import {
-  TaskState,
   type Artifact,
   type Message,
   type StreamResponse,
@@ -28,7 +28,8 @@ export function statusEvent(
   };
 }
 
-export const ANSWER_ARTIFACT_NAME = 'answer';
+// SEMANTICS §4: clients find the answer so far under this name, so the library names it.
+export { ANSWER_ARTIFACT_NAME, TERMINAL_STATES } from 'a2a-commands';
 
 /** A turn's answer as one artifact: its chunks append to it. */
 export function answerArtifact(turnId: string, text: string): Artifact {
@@ -86,10 +87,3 @@ export function agentMessage(task: { id: string; contextId: string }, text: stri
 export function status(state: TaskState, message?: Message): TaskStatus {
   return { state, message, timestamp: new Date().toISOString() };
 }
-
-export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-]);

@@ -6,7 +6,7 @@ import { choicesOf } from '../choices.js';
 import type { ChatController } from '../controller.js';
 import type { Entry } from '../transcript.js';
 import { useTerminalSize } from '../use-terminal-size.js';
-import { HOME } from '../views.js';
+import { emptyView, HOME } from '../views.js';
 import { Composer, type ComposerHandle } from './Composer.js';
 import { Footer, footerKeys } from './Footer.js';
 import { Header } from './Header.js';
@@ -60,7 +60,7 @@ export function App({ controller }: AppProps) {
     setPickerState(next);
   };
 
-  const view = state.views[state.active] ?? { key: state.active, entries: [], busy: false };
+  const view = state.views[state.active] ?? emptyView(state.active);
   const scroll = scrolls[view.key] ?? 0;
   const last = view.entries.at(-1);
 

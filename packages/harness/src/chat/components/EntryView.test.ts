@@ -7,13 +7,13 @@ import { EntryView } from './EntryView.js';
 let app: Rendered | undefined;
 afterEach(() => app?.unmount());
 
-function answer(fields: Partial<Extract<Entry, { kind: 'answer' }>>): Entry {
-  return { kind: 'answer', key: 'a', text: '', streaming: false, preview: false, ...fields };
+function answer(fields: Partial<Extract<Entry, { kind: 'agent' }>>): Entry {
+  return { kind: 'agent', key: 'a', text: '', streaming: false, preview: false, ...fields };
 }
 
 describe('EntryView: an answer', () => {
   it('joined mid-answer without the answer so far: says so instead of drawing a fragment', async () => {
-    const entry = answer({ text: ' .9 .10', streaming: true, preview: true, joined: true });
+    const entry = answer({ text: ' .9 .10', streaming: true, preview: true, partial: true });
     app = await renderInk(createElement(EntryView, { entry }));
     expect(frame(app)).toBe('(answer in progress…)');
   });

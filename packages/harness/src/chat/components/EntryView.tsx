@@ -11,7 +11,7 @@ export interface EntryViewProps {
   linkKey?: string;
 }
 
-/** One transcript entry: what the user sent, the model's answer, a command reply, or a notice. */
+/** One transcript entry: what the user sent, the model's answer, a command reply, a note, or a divider. */
 export function EntryView({ entry, selected, linkKey }: EntryViewProps) {
   switch (entry.kind) {
     case 'user':
@@ -25,14 +25,14 @@ export function EntryView({ entry, selected, linkKey }: EntryViewProps) {
           </Box>
         </Box>
       );
-    case 'answer':
+    case 'agent':
       // Joined mid-answer with no answer so far: a tail alone would mislead.
-      if (entry.joined && entry.streaming) {
+      if (entry.partial && entry.streaming) {
         return <Text color="gray">(answer in progress…)</Text>;
       }
       return (
         <Text>
-          {entry.joined ? '… ' : ''}
+          {entry.partial ? '… ' : ''}
           {entry.text}
           {entry.streaming ? <Text color="gray">▍</Text> : ''}
           {entry.stopped ? <Text color="yellow"> [stopped]</Text> : ''}
@@ -40,7 +40,9 @@ export function EntryView({ entry, selected, linkKey }: EntryViewProps) {
       );
     case 'reply':
       return <ReplyCard entry={entry} selected={selected} linkKey={linkKey} />;
-    case 'notice':
+    case 'note':
       return <Text color={TONE_COLOR[entry.tone]}>• {entry.text}</Text>;
+    case 'divider':
+      return <Text color="gray">──── {entry.text} ────</Text>;
   }
 }
