@@ -225,16 +225,23 @@ export class TranscriptCore {
   }
 
   private applySnapshot(transcript: Transcript, task: Task): Transcript {
+    // A command's stream opens with a snapshot holding the command message. Like
+    // its reply, it has the state the task had when the command ran (SEMANTICS §4),
+    // which a turn ending on another stream may have changed since.
+    const last = task.history?.at(-1);
+    const forCommand = last !== undefined && userCommandOf(last) !== undefined;
     let next: Transcript = {
       ...transcript,
       taskId: task.id,
       contextId: task.contextId,
-      state: task.status?.state ?? transcript.state,
+      state: forCommand
+        ? (transcript.state ?? task.status?.state)
+        : (task.status?.state ?? transcript.state),
       metadata: task.metadata ?? transcript.metadata,
     };
     for (const message of task.history ?? []) next = this.applyMessage(next, message);
-    const last = task.status?.message;
-    if (isAgentMessage(last)) next = this.applyAgentMessage(next, last!, task.status?.state);
+    const said = task.status?.message;
+    if (isAgentMessage(said)) next = this.applyAgentMessage(next, said!, task.status?.state);
     return this.withAnswerSoFar(next, task);
   }
 
