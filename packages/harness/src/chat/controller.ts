@@ -1,4 +1,4 @@
-import { TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
   isCommandReply,
