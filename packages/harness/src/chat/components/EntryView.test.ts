@@ -25,3 +25,27 @@ describe('EntryView: an answer', () => {
     expect(frame(app)).toBe('Once upon a [stopped]');
   });
 });
+
+describe('EntryView: notes and dividers', () => {
+  it('a note is a line in its tone; /clear leaves a divider', async () => {
+    app = await renderInk(
+      createElement(EntryView, {
+        entry: {
+          kind: 'note',
+          key: 'n',
+          text: 'The task was canceled.',
+          tone: 'warn',
+          from: 'agent',
+        },
+      }),
+    );
+    expect(frame(app)).toBe('• The task was canceled.');
+    app.unmount();
+    app = await renderInk(
+      createElement(EntryView, {
+        entry: { kind: 'divider', key: 'd', text: 'Context cleared' },
+      }),
+    );
+    expect(frame(app)).toBe('──── Context cleared ────');
+  });
+});
