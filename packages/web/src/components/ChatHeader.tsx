@@ -9,9 +9,11 @@ export function ChatHeader({
   taskId,
   parent,
   sidebarId,
+  menuButtonId,
   sidebarOpen,
   onMenu,
 }: {
+  menuButtonId?: string;
   title: string;
   state?: TaskState;
   taskId?: string;
@@ -24,6 +26,7 @@ export function ChatHeader({
     <header className="chat-head">
       <button
         type="button"
+        id={menuButtonId}
         className="icon-button menu-button"
         aria-label="Show the task list"
         aria-expanded={sidebarOpen}
