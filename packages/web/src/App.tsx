@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import type { Problem } from './a2a/errors.js';
+import { forkOriginOf } from './a2a/fork-of.js';
 import { parentOf, titleOf } from './a2a/messages.js';
 import { isBusy } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
@@ -156,11 +157,16 @@ export function App() {
     (row && row.title !== UNTITLED ? row.title : undefined) ??
     promptTitleOf(transcript.entries) ??
     (transcript.taskId ? UNTITLED : 'New chat');
-  const parentId = parentOf(transcript);
+  // A fork names where it came from; a sub-task its parent.
+  const forkOrigin = forkOriginOf(transcript);
+  const parentId = forkOrigin ?? parentOf(transcript);
   const parent = parentId
     ? {
         id: parentId,
-        title: list.rows.find((candidate) => candidate.id === parentId)?.title ?? 'Parent task',
+        title:
+          list.rows.find((candidate) => candidate.id === parentId)?.title ??
+          (forkOrigin ? 'the original task' : 'Parent task'),
+        fork: forkOrigin !== undefined,
       }
     : undefined;
   // The open task's state is freshest in its transcript.

@@ -6,7 +6,9 @@ import { MessageBubble } from '../src/components/MessageBubble.js';
 afterEach(cleanup);
 
 const answer = (text: string, streaming = false) => (
-  <MessageBubble entry={{ kind: 'agent', key: 'a1', text, streaming }} />
+  <MessageBubble
+    entry={{ kind: 'agent', key: 'a1', text, streaming, preview: false, note: false }}
+  />
 );
 
 describe("the model's answer as Markdown", () => {

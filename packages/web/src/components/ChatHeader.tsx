@@ -17,7 +17,8 @@ export function ChatHeader({
   title: string;
   state?: TaskState;
   taskId?: string;
-  parent?: { id: string; title: string };
+  /** The task this one came from: its parent, or the task it was forked from. */
+  parent?: { id: string; title: string; fork?: boolean };
   sidebarId: string;
   sidebarOpen: boolean;
   onMenu: () => void;
@@ -45,7 +46,7 @@ export function ChatHeader({
       <div className="chat-titles">
         {parent && (
           <a className="back-link" href={taskHref(parent.id)}>
-            <span aria-hidden="true">←</span> Back to parent task
+            <span aria-hidden="true">←</span> {parent.fork ? 'Forked from' : 'Back to parent task'}
             <span className="back-title">{parent.title}</span>
           </a>
         )}

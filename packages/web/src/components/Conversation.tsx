@@ -2,11 +2,21 @@ import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { Entry } from '../a2a/transcript.js';
 import { MessageBubble } from './MessageBubble.js';
 import { ReplyCard } from './ReplyCard.js';
+import { isContextCleared } from './reply-view.js';
 
 /** The key of the newest entry the user sent. */
 function lastSentOf(entries: readonly Entry[]): string | undefined {
   for (let i = entries.length - 1; i >= 0; i--) {
     if (entries[i]!.kind === 'user') return entries[i]!.key;
+  }
+  return undefined;
+}
+
+/** The newest `/model` reply: only its picker checks the task's model. */
+function latestModelReplyOf(entries: readonly Entry[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.kind === 'reply' && entry.command === 'model') return entry.key;
   }
   return undefined;
 }
@@ -34,6 +44,7 @@ export function Conversation({
   empty: ReactNode;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const latestModel = latestModelReplyOf(entries);
   const atBottom = useRef(true);
   const shown = useRef({ chatId, lastSent: lastSentOf(entries) });
 
@@ -65,7 +76,18 @@ export function Conversation({
             {entries.map((entry) => (
               <li key={entry.key} className={`entry entry--${entry.kind}`}>
                 {entry.kind === 'reply' ? (
-                  <ReplyCard entry={entry} onCommand={onCommand} />
+                  <>
+                    <ReplyCard
+                      entry={entry}
+                      onCommand={onCommand}
+                      latestModel={entry.key === latestModel}
+                    />
+                    {isContextCleared(entry.command, entry.data) && (
+                      <p className="context-divider">
+                        <span>Context cleared: the model starts afresh below</span>
+                      </p>
+                    )}
+                  </>
                 ) : (
                   <MessageBubble entry={entry} />
                 )}

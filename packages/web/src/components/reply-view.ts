@@ -79,6 +79,16 @@ export function isErrorReply(data: unknown): boolean {
   return typeof error === 'string' || (isRecord(error) && typeof error['code'] === 'string');
 }
 
+/**
+ * A `/clear` that cleared something (`data.cleared > 0`): the model's context
+ * starts after it, so the transcript draws a line there.
+ */
+export function isContextCleared(command: string, data: unknown): boolean {
+  return command === 'clear' && isRecord(data) && typeof data['cleared'] === 'number'
+    ? data['cleared'] > 0
+    : false;
+}
+
 /** The text up to its first blank line: the summary above a picker or a list. */
 export function summaryOf(text: string): string {
   const [first = ''] = text.split(/\n[ \t]*\n/);

@@ -82,7 +82,11 @@ describe('/tasks', () => {
       ],
       {
         // Commands and the agent's words are skipped: the first prompt names the task.
-        [TASK_ID]: [command, textMessage('model set', Role.ROLE_AGENT), textMessage('Weekend trip')],
+        [TASK_ID]: [
+          command,
+          textMessage('model set', Role.ROLE_AGENT),
+          textMessage('Weekend trip'),
+        ],
         't-long': [textMessage(long)],
         't-commands': [command],
         't-titled': [textMessage('not this')],
