@@ -23,6 +23,8 @@ export interface TaskSettings {
   usage?: TokenUsage;
   /** `/clear`: turns start their context after this many history entries. */
   contextStart?: number;
+  /** `/fork`: the task this one was copied from (its parent link says only "sub-task"). */
+  forkOf?: string;
 }
 
 type Metadata = Record<string, unknown>;

@@ -41,6 +41,8 @@ describe('the published schemas', () => {
     const model = validators.get('model')!;
     expect(model({ current: 'offline/echo', models: [] })).toBe(true);
     expect(model({ current: 'offline/echo', models: [], extra: 1 })).toBe(false);
+    expect(model({ error: 'unknown_model', current: 'offline/echo', models: [] })).toBe(true);
+    expect(model({ error: 'other', current: 'offline/echo', models: [] })).toBe(false);
     expect(model({ current: 3, models: [] })).toBe(false);
     expect(validators.get('title')!({ commands: [] })).toBe(false);
   });

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import type { Problem } from './a2a/errors.js';
+import { forkOriginOf } from './a2a/fork-of.js';
 import { parentOf, titleOf } from './a2a/messages.js';
 import { isBusy } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
@@ -14,12 +15,15 @@ import { EmptyState } from './components/EmptyState.js';
 import { ErrorBanner } from './components/ErrorBanner.js';
 import { Sidebar } from './components/Sidebar.js';
 import { useAgent } from './state/use-agent.js';
+import { useDrawerFocus } from './state/use-drawer-focus.js';
 import { useChat } from './state/use-chat.js';
 import { useHashTask } from './state/use-hash-task.js';
 import { useKnownTasks, useTaskListScope } from './state/use-known-tasks.js';
 import { useTaskList } from './state/use-task-list.js';
 
 const SIDEBAR_ID = 'sidebar';
+const MENU_BUTTON_ID = 'sidebar-opener';
+const COMPOSER_ID = 'composer';
 
 /** API keys live in session storage: they go when the tab closes. */
 function sessionStore(): Storage | undefined {
@@ -59,6 +63,8 @@ export function App() {
   });
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [keyFocus, setKeyFocus] = useState(0);
+  const [composerFocus, setComposerFocus] = useState(0);
+  const focusComposer = useCallback(() => setComposerFocus((n) => n + 1), []);
   const { transcript } = chat;
   const shownId = useRef<string | undefined>(undefined);
   shownId.current = transcript.taskId;
@@ -79,7 +85,18 @@ export function App() {
     go(undefined);
     newChat();
     setDrawerOpen(false);
-  }, [go, newChat]);
+    focusComposer();
+  }, [go, newChat, focusComposer]);
+
+  // A click on a card's button or a suggested command sends it; typing goes on in the box.
+  const { send } = chat;
+  const sendFromClick = useCallback(
+    (text: string) => {
+      focusComposer();
+      return send(text);
+    },
+    [send, focusComposer],
+  );
 
   const { retry } = agent;
   const connect = useCallback(
@@ -127,15 +144,12 @@ export function App() {
         }
       : undefined;
 
-  // Escape closes the drawer on a phone.
-  useEffect(() => {
-    if (!drawerOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setDrawerOpen(false);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [drawerOpen]);
+  useDrawerFocus({
+    open: drawerOpen,
+    drawerId: SIDEBAR_ID,
+    openerId: MENU_BUTTON_ID,
+    onClose: () => setDrawerOpen(false),
+  });
 
   const row = list.rows.find((candidate) => candidate.id === transcript.taskId);
   const title =
@@ -143,11 +157,16 @@ export function App() {
     (row && row.title !== UNTITLED ? row.title : undefined) ??
     promptTitleOf(transcript.entries) ??
     (transcript.taskId ? UNTITLED : 'New chat');
-  const parentId = parentOf(transcript);
+  // A fork names where it came from; a sub-task its parent.
+  const forkOrigin = forkOriginOf(transcript);
+  const parentId = forkOrigin ?? parentOf(transcript);
   const parent = parentId
     ? {
         id: parentId,
-        title: list.rows.find((candidate) => candidate.id === parentId)?.title ?? 'Parent task',
+        title:
+          list.rows.find((candidate) => candidate.id === parentId)?.title ??
+          (forkOrigin ? 'the original task' : 'Parent task'),
+        fork: forkOrigin !== undefined,
       }
     : undefined;
   // The open task's state is freshest in its transcript.
@@ -176,6 +195,17 @@ export function App() {
   );
   return (
     <div className={`app${drawerOpen ? ' drawer-open' : ''}`}>
+      <a
+        className="skip-link"
+        href={`#${COMPOSER_ID}`}
+        onClick={(event) => {
+          // The hash names the open task: focus the box without touching it.
+          event.preventDefault();
+          focusComposer();
+        }}
+      >
+        Skip to the message box
+      </a>
       <Sidebar
         id={SIDEBAR_ID}
         rows={rows}
@@ -206,6 +236,7 @@ export function App() {
           taskId={transcript.taskId}
           parent={parent}
           sidebarId={SIDEBAR_ID}
+          menuButtonId={MENU_BUTTON_ID}
           sidebarOpen={drawerOpen}
           onMenu={() => setDrawerOpen((value) => !value)}
         />
@@ -222,7 +253,7 @@ export function App() {
           chatId={transcript.taskId}
           entries={transcript.entries}
           thinking={thinking}
-          onCommand={chat.send}
+          onCommand={sendFromClick}
           empty={
             chat.loading ? (
               <p className="loading">Loading the task…</p>
@@ -231,7 +262,7 @@ export function App() {
                 card={session?.card}
                 noCardTitle={agent.status.kind === 'failed' ? 'Not connected' : undefined}
                 commands={commands}
-                onCommand={(text) => void chat.send(text)}
+                onCommand={(text) => void sendFromClick(text)}
               />
             )
           }
@@ -248,6 +279,8 @@ export function App() {
             commands={commands}
             argumentValues={argumentValues}
             onSend={chat.send}
+            inputId={COMPOSER_ID}
+            focusRequest={composerFocus}
             answering={isBusy(transcript.state)}
             onStop={chat.stop}
             disabled={!session}

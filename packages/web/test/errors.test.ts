@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { describeError, isAbort } from '../src/a2a/errors.js';
-import { splitBlocks, splitInlineCode } from '../src/components/rich-text.js';
 
 const AGENT = 'http://127.0.0.1:1';
 
@@ -36,27 +35,5 @@ describe('describeError', () => {
     abort.name = 'AbortError';
     expect(isAbort(abort)).toBe(true);
     expect(isAbort(new Error('x'))).toBe(false);
-  });
-});
-
-describe('rich text for model output', () => {
-  it('splits fenced code blocks from prose', () => {
-    expect(splitBlocks('Look:\n```ts\nconst a = 1;\n```\nDone.')).toEqual([
-      { kind: 'text', text: 'Look:' },
-      { kind: 'code', text: 'const a = 1;', lang: 'ts' },
-      { kind: 'text', text: 'Done.' },
-    ]);
-  });
-
-  it('an unclosed fence (still streaming) runs to the end', () => {
-    expect(splitBlocks('```\nline 1\nline')).toEqual([
-      { kind: 'code', text: 'line 1\nline', lang: '' },
-    ]);
-  });
-
-  it('plain text is one block, and inline code is split out', () => {
-    expect(splitBlocks('just text')).toEqual([{ kind: 'text', text: 'just text' }]);
-    expect(splitBlocks('')).toEqual([{ kind: 'text', text: '' }]);
-    expect(splitInlineCode('run `npm test` now')).toEqual(['run ', 'npm test', ' now']);
   });
 });

@@ -1,5 +1,6 @@
 import type { Task, TaskState } from '@a2a-js/sdk';
 import type { KnownTask } from './known-tasks.js';
+import { forkOriginOf } from './fork-of.js';
 import { parentOf, titleOf } from './messages.js';
 
 /** One line of the sidebar. */
@@ -10,6 +11,8 @@ export interface TaskRow {
   state?: TaskState;
   /** The task that spawned it, when that task is listed too. */
   parentId?: string;
+  /** Made by `/fork`: a copy that goes on independently, not a sub-task. */
+  fork?: boolean;
   /** 0 for a top-level task, 1 for its sub-tasks, and so on. */
   depth: number;
   /** Last activity, ms since the epoch: the status timestamp, or when this browser saw it. */
@@ -36,6 +39,7 @@ export function taskRows(known: readonly KnownTask[], listed: readonly Task[]): 
       title: titleOf(task) ?? local?.title ?? UNTITLED,
       state: task.status?.state,
       parentId: parentOf(task),
+      fork: forkOriginOf(task) !== undefined || undefined,
       depth: 0,
       updated: Number.isNaN(stamp) ? (local?.seen ?? 0) : stamp,
     });

@@ -4,14 +4,15 @@ import { isRunningState, isTerminalState } from 'a2a-commands/client';
 /** How a state looks in the UI: its words, and a tone the styles colour. */
 export interface StateLook {
   label: string;
-  tone: 'busy' | 'idle' | 'done' | 'bad' | 'muted';
+  tone: 'busy' | 'idle' | 'quiet' | 'done' | 'bad' | 'muted';
 }
 
 const LOOKS: Partial<Record<TaskState, StateLook>> = {
   [TaskState.TASK_STATE_SUBMITTED]: { label: 'submitted', tone: 'busy' },
   [TaskState.TASK_STATE_WORKING]: { label: 'working', tone: 'busy' },
-  // SEMANTICS §4: input-required is the idle state, waiting for the next message.
-  [TaskState.TASK_STATE_INPUT_REQUIRED]: { label: 'input required', tone: 'idle' },
+  // SEMANTICS §4: input-required is the idle state, waiting for the next message:
+  // nothing is wrong, so it reads as quiet words, not a coloured alert.
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: { label: 'ready', tone: 'quiet' },
   [TaskState.TASK_STATE_AUTH_REQUIRED]: { label: 'auth required', tone: 'idle' },
   [TaskState.TASK_STATE_COMPLETED]: { label: 'completed', tone: 'done' },
   [TaskState.TASK_STATE_FAILED]: { label: 'failed', tone: 'bad' },

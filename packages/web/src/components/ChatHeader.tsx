@@ -9,13 +9,16 @@ export function ChatHeader({
   taskId,
   parent,
   sidebarId,
+  menuButtonId,
   sidebarOpen,
   onMenu,
 }: {
+  menuButtonId?: string;
   title: string;
   state?: TaskState;
   taskId?: string;
-  parent?: { id: string; title: string };
+  /** The task this one came from: its parent, or the task it was forked from. */
+  parent?: { id: string; title: string; fork?: boolean };
   sidebarId: string;
   sidebarOpen: boolean;
   onMenu: () => void;
@@ -24,6 +27,7 @@ export function ChatHeader({
     <header className="chat-head">
       <button
         type="button"
+        id={menuButtonId}
         className="icon-button menu-button"
         aria-label="Show the task list"
         aria-expanded={sidebarOpen}
@@ -42,7 +46,7 @@ export function ChatHeader({
       <div className="chat-titles">
         {parent && (
           <a className="back-link" href={taskHref(parent.id)}>
-            <span aria-hidden="true">←</span> Back to parent task
+            <span aria-hidden="true">←</span> {parent.fork ? 'Forked from' : 'Back to parent task'}
             <span className="back-title">{parent.title}</span>
           </a>
         )}

@@ -1,6 +1,7 @@
 import { type CommandSpec } from 'a2a-commands/client';
 import { takeValue } from 'a2a-commands/client/completion';
 import {
+  useEffect,
   useId,
   useLayoutEffect,
   useMemo,
@@ -42,7 +43,13 @@ export function Composer({
   argumentValues,
   answering = false,
   onStop,
+  inputId,
+  focusRequest = 0,
 }: {
+  /** The box's id, for the skip link. */
+  inputId?: string;
+  /** Raised to move focus into the box (New chat, a picker click). */
+  focusRequest?: number;
   /** An answer is streaming: Stop replaces Send, and Esc stops it. */
   answering?: boolean;
   /** Stops the answer; resolves to what to tell the user, if anything. */
@@ -71,6 +78,14 @@ export function Composer({
 
   const entries = useMemo(() => menuEntries(value, commands), [value, commands]);
   const open = focused && !disabled && entries.length > 0 && dismissedAt !== value;
+  // Still typing a name that nothing matches: the menu says so rather than vanishing.
+  const noMatch =
+    focused &&
+    !disabled &&
+    commands.length > 0 &&
+    entries.length === 0 &&
+    /^\/\S+$/.test(value) &&
+    dismissedAt !== value;
   const offered = useArgumentValues(value, argumentValues);
   const valuesOpen =
     focused && !disabled && !open && offered !== undefined && dismissedAt !== value;
@@ -80,6 +95,18 @@ export function Composer({
   );
   const menuId = open ? listboxId : valuesOpen ? valuesId : undefined;
   const ghost = ghostHint(value, commands);
+
+  // Focus comes here when asked, and when the box becomes usable (page load,
+  // a reconnect) unless the person is already somewhere else on the page.
+  const lastRequest = useRef(focusRequest);
+  useEffect(() => {
+    const element = textarea.current;
+    if (!element || disabled) return;
+    const asked = lastRequest.current !== focusRequest;
+    lastRequest.current = focusRequest;
+    const idle = document.activeElement === null || document.activeElement === document.body;
+    if (asked || idle) element.focus();
+  }, [focusRequest, disabled]);
 
   useLayoutEffect(() => {
     const element = textarea.current;
@@ -152,6 +179,11 @@ export function Composer({
         return;
       }
     }
+    if (noMatch && event.key === 'Escape') {
+      event.preventDefault();
+      setDismissedAt(value);
+      return;
+    }
     if (valuesOpen) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
@@ -205,6 +237,13 @@ export function Composer({
           onChoose={choose}
         />
       )}
+      {noMatch && (
+        <div className="slash-menu slash-menu--empty">
+          <p className="slash-empty">
+            No command matches <code>{value}</code>.
+          </p>
+        </div>
+      )}
       {valuesOpen && (
         <ValueMenu
           id={valuesId}
@@ -227,6 +266,7 @@ export function Composer({
           )}
           <textarea
             ref={textarea}
+            id={inputId}
             className="composer-input"
             rows={1}
             value={value}
@@ -287,10 +327,11 @@ export function Composer({
         aria-live="polite"
       >
         {notice ?? unknown ?? help ?? (
-          <>
+          // Keys mean nothing on a touch screen: CSS hides this on phones.
+          <span className="composer-keys">
             <kbd>Enter</kbd> send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line · <kbd>/</kbd>{' '}
             commands
-          </>
+          </span>
         )}
       </p>
     </form>

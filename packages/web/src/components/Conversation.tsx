@@ -12,6 +12,15 @@ function lastSentOf(entries: readonly Entry[]): string | undefined {
   return undefined;
 }
 
+/** The newest `/model` reply: only its picker checks the task's model. */
+function latestModelReplyOf(entries: readonly Entry[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.kind === 'reply' && entry.command === 'model') return entry.key;
+  }
+  return undefined;
+}
+
 /** How close to the bottom counts as "at the bottom", in px: new output then scrolls into view. */
 const STICK = 80;
 
@@ -35,6 +44,7 @@ export function Conversation({
   empty: ReactNode;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
+  const latestModel = latestModelReplyOf(entries);
   const atBottom = useRef(true);
   const shown = useRef({ chatId, lastSent: lastSentOf(entries) });
 
@@ -66,7 +76,11 @@ export function Conversation({
             {entries.map((entry) => (
               <li key={entry.key} className={`entry entry--${entry.kind}`}>
                 {entry.kind === 'reply' ? (
-                  <ReplyCard entry={entry} onCommand={onCommand} />
+                  <ReplyCard
+                    entry={entry}
+                    onCommand={onCommand}
+                    latestModel={entry.key === latestModel}
+                  />
                 ) : entry.kind === 'note' ? (
                   <NoteLine entry={entry} />
                 ) : entry.kind === 'divider' ? (

@@ -1,5 +1,5 @@
 import type { AgentEntry, UserEntry } from '../a2a/transcript.js';
-import { RichText } from './RichText.js';
+import { Markdown } from './Markdown.js';
 
 /** A prompt, a typed command, or the model's answer (streaming until the turn ends). */
 export function MessageBubble({ entry }: { entry: UserEntry | AgentEntry }) {
@@ -26,7 +26,7 @@ export function MessageBubble({ entry }: { entry: UserEntry | AgentEntry }) {
         {entry.partial ? (
           <p className="answer-in-progress">answer in progress</p>
         ) : (
-          <RichText text={entry.text} />
+          <Markdown text={entry.text} />
         )}
         {entry.streaming && <span className="caret" aria-hidden="true" />}
         {entry.stopped && <p className="answer-stopped">stopped</p>}

@@ -9,8 +9,11 @@ export function ModelPicker({
   data,
   onPick,
   disabled = false,
+  showCurrent = true,
 }: {
   data: ModelData;
+  /** Check the task's model; false on an older card, whose `current` may be out of date. */
+  showCurrent?: boolean;
   onPick: (id: string) => Promise<unknown>;
   disabled?: boolean;
 }) {
@@ -27,7 +30,7 @@ export function ModelPicker({
           <span className="model-provider">{provider}</span>
           <div className="model-options">
             {models.map((model) => {
-              const current = model.id === data.current;
+              const current = showCurrent && model.id === data.current;
               return (
                 <button
                   key={model.id}

@@ -13,8 +13,15 @@ export function ReplyCard({
   entry,
   onCommand,
   disabled = false,
+  latestModel = true,
 }: {
   entry: ReplyEntry;
+  /**
+   * For `/model`: this is the newest `/model` card, so its `current` is the
+   * task's model now. An older card lists the same models but checks none:
+   * its text says what the model was then.
+   */
+  latestModel?: boolean;
   /** Sends a command, as the picker does: `/model <id>`. */
   onCommand: (text: string) => Promise<unknown>;
   disabled?: boolean;
@@ -30,10 +37,17 @@ export function ReplyCard({
         <span className="reply-tag">/{entry.command}</span>
         {error && <span className="reply-flag">needs attention</span>}
       </header>
-      <ReplyBody entry={entry} onCommand={onCommand} disabled={disabled} />
+      <ReplyBody
+        entry={entry}
+        onCommand={onCommand}
+        disabled={disabled}
+        latestModel={latestModel}
+      />
       {entry.taskRef && (
         <a className="reply-link" href={taskHref(entry.taskRef)}>
-          Open sub-task <span aria-hidden="true">→</span>
+          {/* A fork goes on independently: it is not a sub-task of this one. */}
+          {entry.command === 'fork' ? 'Open fork' : 'Open sub-task'}{' '}
+          <span aria-hidden="true">→</span>
           <span className="reply-link-id">{entry.taskRef.slice(0, 8)}</span>
         </a>
       )}
@@ -45,17 +59,24 @@ function ReplyBody({
   entry,
   onCommand,
   disabled,
+  latestModel,
 }: {
   entry: ReplyEntry;
   onCommand: (text: string) => Promise<unknown>;
   disabled: boolean;
+  latestModel: boolean;
 }) {
   const models = entry.command === 'model' ? asModelData(entry.data) : undefined;
   if (models) {
     return (
       <>
         <p className="reply-summary">{summaryOf(entry.text)}</p>
-        <ModelPicker data={models} disabled={disabled} onPick={(id) => onCommand(`/model ${id}`)} />
+        <ModelPicker
+          data={models}
+          showCurrent={latestModel}
+          disabled={disabled}
+          onPick={(id) => onCommand(`/model ${id}`)}
+        />
       </>
     );
   }
@@ -66,10 +87,15 @@ function ReplyBody({
         <p className="reply-summary">{entry.text.split('\n')[0]}</p>
         <ul className="reply-tasks">
           {tasks.map((task) => (
-            <li key={task.id}>
+            <li key={task.id} className={task.current ? 'is-current' : undefined}>
+              {/* The summary's "* is this one": the star is drawn, and said in words. */}
+              <span className="reply-task-star" aria-hidden="true">
+                {task.current ? '*' : ''}
+              </span>
               <a href={taskHref(task.id)} aria-current={task.current ? 'page' : undefined}>
                 {task.title}
               </a>
+              {task.current && <span className="reply-task-this">this task</span>}
               {task.state !== undefined && <StatePill state={task.state} />}
             </li>
           ))}

@@ -87,16 +87,22 @@ export function Sidebar({
             {rows.map((row) => (
               <li key={row.id} style={{ '--depth': Math.min(row.depth, 3) } as CSSProperties}>
                 <a
-                  className={`task-link${row.depth > 0 ? ' is-subtask' : ''}`}
+                  className={`task-link${row.depth > 0 ? ' is-subtask' : ''}${row.fork ? ' is-fork' : ''}`}
                   href={taskHref(row.id)}
                   aria-current={row.id === currentId ? 'page' : undefined}
                   onClick={onClose}
                 >
-                  {row.depth > 0 && (
-                    <span className="task-branch" aria-hidden="true">
-                      ↳
-                    </span>
-                  )}
+                  {row.depth > 0 &&
+                    (row.fork ? (
+                      <span className="task-branch task-branch--fork">
+                        <ForkIcon />
+                        <span className="sr-only">Fork: </span>
+                      </span>
+                    ) : (
+                      <span className="task-branch" aria-hidden="true">
+                        ↳
+                      </span>
+                    ))}
                   <span className="task-title">{row.title}</span>
                   {row.state !== undefined && (
                     <StatePill state={row.state} className="task-state" />
@@ -114,5 +120,20 @@ export function Sidebar({
       </nav>
       <div className="sidebar-bottom">{agentForm}</div>
     </aside>
+  );
+}
+
+/** Two lines parting from one: a fork goes its own way. */
+export function ForkIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+      <path
+        d="M5 2.5v4.5c0 1.7 1.3 3 3 3h0c1.7 0 3-1.3 3-3V2.5M8 10v3.5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+      />
+    </svg>
   );
 }

@@ -270,10 +270,10 @@ describe('the web chat at /ui', () => {
     const rows = page.locator('.task-link');
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.nth(0).locator('.task-title').textContent()).toBe('Tell me about tides');
-    expect(await rows.nth(0).locator('.state').textContent()).toBe('input required');
+    expect(await rows.nth(0).locator('.state').textContent()).toBe('ready');
     await expect
       .poll(() => rows.nth(1).locator('.state').textContent(), { timeout: 15_000 })
-      .toBe('input required');
+      .toBe('ready');
 
     await page.getByRole('button', { name: 'New chat' }).click();
     await page.getByRole('heading', { level: 1, name: 'New chat' }).waitFor();

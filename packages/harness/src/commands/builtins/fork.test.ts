@@ -30,6 +30,8 @@ describe('/fork', () => {
       system: 'Be terse.',
       contextStart: 1,
       title: 'Fork of Plan',
+      // The web chat draws a fork as a fork, not as a sub-task that answers to its parent.
+      forkOf: TASK_ID,
     });
     expect(result.task_ref).toBe('sub-1');
     expect(result.text).toContain('sub-1');
@@ -48,6 +50,7 @@ describe('/fork', () => {
     expect(settingsOf(fake.subtasks[0]?.metadata)).toEqual({
       model: 'offline/echo',
       title: `Fork of ${TASK_ID.slice(0, 8)}`,
+      forkOf: TASK_ID,
     });
   });
 

@@ -50,7 +50,7 @@ export const forkCommand: BuiltinCommand = ({ catalog, store }) => ({
       history,
       metadata: withSettings(
         {},
-        { model, system: parent.system, contextStart: parent.contextStart, title },
+        { model, system: parent.system, contextStart: parent.contextStart, title, forkOf: task.id },
       ),
     });
     return {

@@ -50,8 +50,8 @@ describe('/model', () => {
     expect(result.text).toContain('"openai/gpt-4x"');
     expect(result.text).toContain('Did you mean openai/gpt-4o');
     expect(result.text).toContain('still openai/gpt-4o-mini');
-    expect(Object.keys(result.data as object)).toEqual(['current', 'models']);
-    expect(result.data).toEqual({ current: 'openai/gpt-4o-mini', models });
+    // docs/commands.md: a refused argument's data has an `error` key; the model is unchanged.
+    expect(result.data).toEqual({ error: 'unknown_model', current: 'openai/gpt-4o-mini', models });
   });
 
   it('explains the id shape for a bare model name', async () => {
@@ -68,6 +68,7 @@ describe('/model', () => {
     expect(result.text).toBe(
       'Unknown model "anthropic/claude". There is no provider "anthropic"; the providers are offline, openai. Type /model to list the models. The model is still offline/echo.',
     );
+    expect((result.data as { error?: string }).error).toBe('unknown_model');
   });
 
   it('says so when the model is already chosen', async () => {

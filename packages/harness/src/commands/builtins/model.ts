@@ -4,8 +4,9 @@ import { settingsOf, withSettings } from '../../settings.js';
 import { quote } from './format.js';
 import type { BuiltinCommand } from './services.js';
 
-/** The data part of every `/model` reply: exactly these two keys. */
+/** The data part of every `/model` reply; `error` only when the id was not known. */
 export interface ModelData {
+  error?: 'unknown_model';
   current: string;
   models: Array<{ id: string; provider: string }>;
 }
@@ -65,7 +66,8 @@ export const modelCommand: BuiltinCommand = ({ catalog }) => ({
           : ' Type /model to list the models.';
       return {
         text: `Unknown model ${quote(wanted, 120)}.${shape}${hint} The model is still ${current}.`,
-        data: { current, models },
+        // Like every refused argument (docs/commands.md), the data says so; the list stays for a picker.
+        data: { error: 'unknown_model', current, models } satisfies ModelData,
       };
     }
 

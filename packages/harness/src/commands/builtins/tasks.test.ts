@@ -1,8 +1,16 @@
-import { TaskState } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { withSettings } from '../../settings.js';
 import { MAX_TASK_PAGES, TASKS_PAGE_SIZE, tasksCommand, type TaskEntry } from './tasks.js';
-import { CONTEXT_ID, fakeServices, head, run, stubStore, TASK_ID } from './test-context.js';
+import {
+  CONTEXT_ID,
+  fakeServices,
+  head,
+  run,
+  stubStore,
+  TASK_ID,
+  textMessage,
+} from './test-context.js';
 
 describe('/tasks', () => {
   it('lists the tasks of this context and marks the current one', async () => {
@@ -60,5 +68,40 @@ describe('/tasks', () => {
     expect(capped.listed).toHaveLength(MAX_TASK_PAGES);
     expect((out.result.data as { tasks: TaskEntry[] }).tasks).toHaveLength(1000);
     expect(out.result.text).toContain('Only the 1000 most recently active are shown.');
+  });
+
+  it('names an untitled task by its first prompt, as the web chat does', async () => {
+    const command = { ...textMessage('/model offline/echo'), metadata: { command: 'model' } };
+    const long = `Plan   a\n trip ${'x'.repeat(80)}`;
+    const stub = stubStore(
+      [
+        head(TASK_ID, TaskState.TASK_STATE_INPUT_REQUIRED),
+        head('t-long', TaskState.TASK_STATE_COMPLETED),
+        head('t-commands', TaskState.TASK_STATE_COMPLETED),
+        head('t-titled', TaskState.TASK_STATE_COMPLETED, withSettings({}, { title: 'Mine' })),
+      ],
+      {
+        // Commands and the agent's words are skipped: the first prompt names the task.
+        [TASK_ID]: [
+          command,
+          textMessage('model set', Role.ROLE_AGENT),
+          textMessage('Weekend trip'),
+        ],
+        't-long': [textMessage(long)],
+        't-commands': [command],
+        't-titled': [textMessage('not this')],
+      },
+    );
+    const { result } = await run(tasksCommand, '', {
+      services: fakeServices({ store: stub.store }),
+    });
+    const titles = (result.data as { tasks: TaskEntry[] }).tasks.map((task) => task.title);
+    expect(titles).toEqual([
+      'Weekend trip',
+      // One line, at most 60 characters, the last one `…` when cut.
+      `Plan a trip ${'x'.repeat(47)}…`,
+      '(untitled)',
+      'Mine',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { TaskState, taskStateToJSON, type Task } from '@a2a-js/sdk';
 import type { CommandResult } from 'a2a-commands';
 import { settingsOf } from '../../settings.js';
 import { plural, stateWords, truncate } from './format.js';
+import { firstPromptTitle } from './prompt-title.js';
 import type { BuiltinCommand } from './services.js';
 
 /** Tasks asked for per page (the protocol's maximum). */
@@ -56,7 +57,11 @@ export const tasksCommand: BuiltinCommand = ({ store }) => ({
       const state = listed.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
       rows.push({
         id: listed.id,
-        title: settingsOf(listed.metadata).title ?? UNTITLED,
+        // Named as the web chat names it: the title, else the first prompt.
+        title:
+          settingsOf(listed.metadata).title ??
+          (await firstPromptTitle(store, listed.id)) ??
+          UNTITLED,
         state: taskStateToJSON(state),
         current: listed.id === task.id,
         words: stateWords(state),

@@ -70,12 +70,16 @@ export interface StubStore {
   heads: string[];
 }
 
-/** A store that knows `tasks`; `list` pages them `pageSize` at a time. */
-export function stubStore(tasks: TaskHead[] = []): StubStore {
+/** A store that knows `tasks` (and their `histories`); `list` pages them `pageSize` at a time. */
+export function stubStore(
+  tasks: TaskHead[] = [],
+  histories: Record<string, Message[]> = {},
+): StubStore {
   const listed: ListTasksRequest[] = [];
   const heads: string[] = [];
   const stub = {
     historyQuotaLeft: async () => Infinity,
+    messageAt: async (id: string, seq: number) => structuredClone(histories[id]?.[seq]),
     loadHead: async (id: string) => {
       heads.push(id);
       return structuredClone(tasks.find((t) => t.id === id));
