@@ -6,9 +6,7 @@ import { MessageBubble } from '../src/components/MessageBubble.js';
 afterEach(cleanup);
 
 const answer = (text: string, streaming = false) => (
-  <MessageBubble
-    entry={{ kind: 'agent', key: 'a1', text, streaming, preview: false, note: false }}
-  />
+  <MessageBubble entry={{ kind: 'agent', key: 'a1', text, streaming, preview: false }} />
 );
 
 describe("the model's answer as Markdown", () => {
