@@ -8,6 +8,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, type MessagesTable } from './messages-table.js';
+import { WalCheckpoints } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -66,7 +67,20 @@ export async function openDatabase(
   } else {
     await createTables(db);
   }
-  return { db, kind, url, close: () => db.destroy() };
+  const sqliteFile = kind === 'sqlite' ? url.slice('sqlite:'.length) : ':memory:';
+  const checkpoints =
+    sqliteFile === ':memory:'
+      ? undefined
+      : await WalCheckpoints.start(sqliteConnectionOf(db)!, sqliteFile);
+  return {
+    db,
+    kind,
+    url,
+    close: async () => {
+      await checkpoints?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** The one better-sqlite3 connection behind a SQLite Kysely, for the command path's raw statements. */
