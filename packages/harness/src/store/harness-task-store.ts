@@ -302,6 +302,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     taskId: string,
     messageId: string,
   ): Promise<{ seq: number; message: Message } | undefined> {
+    if (this.commandPath?.usable) return this.commandPath.findMessage(taskId, messageId);
     const row = await this.db
       .selectFrom(MESSAGES_TABLE)
       .select(['seq', 'message'])

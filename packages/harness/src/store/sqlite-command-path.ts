@@ -3,7 +3,7 @@ import type { TaskMetadata } from 'a2a-commands';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
-import { MESSAGES_TABLE, toRow } from './messages-table.js';
+import { fromRow, MESSAGES_TABLE, toRow } from './messages-table.js';
 
 /** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
 export interface TaskScope {
@@ -36,6 +36,7 @@ export class SqliteCommandPath {
   private readonly updateStatusAndMetadata;
   private readonly insertMessage;
   private readonly lastSeq;
+  private readonly selectMessage;
 
   constructor(
     private readonly database: SqliteDatabase.Database,
@@ -63,6 +64,9 @@ export class SqliteCommandPath {
       `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message) values (?, ?, ?, ?)
        on conflict (task_id, message_id) do nothing`,
     );
+    this.selectMessage = database.prepare<[string, string], { seq: number; message: string }>(
+      `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
+    );
     this.lastSeq = database
       .prepare<[string], number | null>(`select max(seq) from ${MESSAGES_TABLE} where task_id = ?`)
       .pluck();
@@ -77,6 +81,12 @@ export class SqliteCommandPath {
   loadHead(taskId: string, scope: TaskScope): TaskHead | undefined {
     const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
     return row && headOfRow(taskId, row);
+  }
+
+  /** A message of the task by its id, read now (call only when `usable`); undefined when none. */
+  findMessage(taskId: string, messageId: string): { seq: number; message: Message } | undefined {
+    const row = this.selectMessage.get(taskId, messageId);
+    return row && { seq: Number(row.seq), message: fromRow(row) };
   }
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
