@@ -22,6 +22,7 @@ import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks
 import { sqliteConnectionOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
+import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 import {
   historyCharsOf,
   historyCharsOwned,
@@ -30,38 +31,7 @@ import {
 } from './history-quota.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
-/** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
-export interface TaskChange {
-  /** Checked on the stored head before anything is written: an error it returns is thrown. */
-  refuse?: (current: TaskHead) => Error | undefined;
-  append?: Message[];
-  status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
-  metadata?: (current: TaskMetadata) => TaskMetadata;
-  /**
-   * Runs first, in the same transaction: for writes that must happen with the
-   * change or not at all (a queued turn's row). Returning false leaves the task
-   * as it is, and `update` then returns undefined.
-   */
-  alongside?: AlongsideWrite;
-  /** New tasks stored in the same transaction: a command's sub-tasks. */
-  create?: Task[];
-  /**
-   * SEMANTICS §8: `append`'s messages are new to the task. One whose id the
-   * task already holds refuses the whole change with `MessageIdTakenError`.
-   */
-  appendOnce?: boolean;
-}
-
-/** A message id the task already holds was sent again (SEMANTICS §8). */
-export class MessageIdTakenError extends Error {
-  constructor(
-    readonly taskId: string,
-    readonly messageId: string,
-  ) {
-    super(`task ${taskId} already holds message ${messageId}`);
-    this.name = 'MessageIdTakenError';
-  }
-}
+export { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 
 /** Who a task belongs to, for work done outside any request (recovery). */
 export interface TaskKeys {
@@ -70,9 +40,6 @@ export interface TaskKeys {
   owner: string;
   tenant: string;
 }
-
-/** A write made in a task change's transaction; false vetoes the change. */
-export type AlongsideWrite = (db: AnyKysely) => Promise<boolean | void>;
 
 /** Rows a single INSERT carries (4 parameters each). */
 const INSERT_BATCH = 1000;
@@ -149,6 +116,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     _context: ServerCallContext,
     options: { from?: number; last?: number } = {},
   ): Promise<Message[]> {
+    if (this.commandPath?.usable) return this.commandPath.history(taskId, options);
     return this.readHistory(this.db, taskId, options);
   }
 
@@ -218,6 +186,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     context: ServerCallContext,
     change: TaskChange,
   ): Promise<TaskHead | undefined> {
+    if (this.commandPath && !change.alongside && !change.create)
+      return this.timed(this.commandPath.update(taskId, scopeOf(context), change));
     return this.write(taskId, async (db, heads) => {
       const task = await heads.load(taskId, context);
       if (!task) return undefined;

@@ -3,6 +3,7 @@ import type { TaskMetadata } from 'a2a-commands';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
+import { MessageIdTakenError, type TaskChange } from './task-change.js';
 import { fromRow, MESSAGES_TABLE, toRow } from './messages-table.js';
 
 /** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
@@ -37,6 +38,7 @@ export class SqliteCommandPath {
   private readonly insertMessage;
   private readonly lastSeq;
   private readonly selectMessage;
+  private readonly historyStatements;
 
   constructor(
     private readonly database: SqliteDatabase.Database,
@@ -67,6 +69,18 @@ export class SqliteCommandPath {
     this.selectMessage = database.prepare<[string, string], { seq: number; message: string }>(
       `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
     );
+    const history = (where: string, order: string) =>
+      database
+        .prepare<unknown[], string>(
+          `select message from ${MESSAGES_TABLE} where task_id = ?${where} order by seq ${order}`,
+        )
+        .pluck();
+    this.historyStatements = {
+      all: history('', 'asc'),
+      from: history(' and seq >= ?', 'asc'),
+      last: history('', 'desc limit ?'),
+      fromLast: history(' and seq >= ?', 'desc limit ?'),
+    };
     this.lastSeq = database
       .prepare<[string], number | null>(`select max(seq) from ${MESSAGES_TABLE} where task_id = ?`)
       .pluck();
@@ -87,6 +101,60 @@ export class SqliteCommandPath {
   findMessage(taskId: string, messageId: string): { seq: number; message: Message } | undefined {
     const row = this.selectMessage.get(taskId, messageId);
     return row && { seq: Number(row.seq), message: fromRow(row) };
+  }
+
+  /** The task's history, or part of it, read now (call only when `usable`). */
+  history(taskId: string, { from, last }: { from?: number; last?: number }): Message[] {
+    const { all, from: fromSeq, last: lastN, fromLast } = this.historyStatements;
+    const rows =
+      last === undefined
+        ? from === undefined
+          ? all.all(taskId)
+          : fromSeq.all(taskId, from)
+        : (from === undefined
+            ? lastN.all(taskId, last)
+            : fromLast.all(taskId, from, last)
+          ).reverse();
+    return rows.map((message) => fromRow({ message }));
+  }
+
+  /**
+   * A task change (`TaskChange`) in one atomic write: the head read, the refusal
+   * checked, messages appended, status and metadata rewritten. Not for changes
+   * with an `alongside` write or new tasks: those take the store's checked path.
+   */
+  update(
+    taskId: string,
+    scope: TaskScope,
+    change: Omit<TaskChange, 'alongside' | 'create'>,
+  ): Promise<TaskHead | undefined> {
+    return this.commits.write(() => {
+      const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+      if (!row) return undefined;
+      const head = headOfRow(taskId, row);
+      const refused = change.refuse?.(head);
+      if (refused) throw refused;
+      const append = change.append ?? [];
+      if (change.appendOnce) {
+        const taken = append.find((m) => this.selectMessage.get(taskId, m.messageId));
+        if (taken) throw new MessageIdTakenError(taskId, taken.messageId);
+      }
+      if (append.length > 0) this.appendMessages(taskId, append, this.nextSeq(taskId));
+      if (!change.status && !change.metadata) return head;
+      if (change.status) head.status = change.status(head.status);
+      if (change.metadata)
+        head.metadata = withoutReplyTags(change.metadata(structuredClone(head.metadata ?? {})));
+      this.updateStatusAndMetadata.run(
+        statusLastUpdated(head.status?.timestamp),
+        head.status ? taskStateToJSON(head.status.state) : null,
+        head.status ? JSON.stringify(TaskStatus.toJSON(head.status)) : null,
+        encode(head.metadata),
+        scope.tenant,
+        scope.owner,
+        taskId,
+      );
+      return head;
+    });
   }
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
