@@ -1,10 +1,4 @@
-import {
-  TaskState,
-  TaskStatus,
-  taskStateFromJSON,
-  type Message,
-  type Task,
-} from '@a2a-js/sdk';
+import { TaskState, TaskStatus, taskStateFromJSON, type Message, type Task } from '@a2a-js/sdk';
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
