@@ -296,6 +296,9 @@ it('PostgreSQL stores the same rows as SQLite for the same commands', async () =
   const reply = (text: string) => message(text, Role.ROLE_AGENT);
   const [first, second, third] = [reply('one'), reply('two'), reply('three')];
   const commands = [message('/set b'), message('/fork'), message('/ping')];
+  // Ids are the client's to choose: ones JSON must escape are stored as they were sent.
+  fork.contextId = 'fork \u001b "quoted" \\ \u{1F600}';
+  commands[1]!.messageId = `${crypto.randomUUID()} \u0007 '`;
   const dumps = [];
   for (const kind of ['sqlite', 'postgres'] as const) {
     const database = await openTestDatabase(kind);
@@ -321,4 +324,30 @@ it('PostgreSQL stores the same rows as SQLite for the same commands', async () =
   expect(postgres!.messages).toHaveLength(11);
   expect(postgres!.tasks).toHaveLength(3);
   expect(postgres).toEqual(sqlite);
+});
+
+it('on PostgreSQL, ids with lone surrogates are stored as the checked path stores them, not refused', async () => {
+  // SQLite keeps a lone surrogate's bytes as they are; PostgreSQL's driver sends U+FFFD in its place.
+  const database = await openTestDatabase('postgres');
+  try {
+    const store = new HarnessTaskStore(database.db);
+    const contextId = 'ctx \uD800 end';
+    const lean = { ...newTask(), contextId };
+    const checked = { ...newTask(), contextId };
+    await store.create(lean, alice());
+    await store.create(checked, alice(), {}, async () => undefined); // `alongside` takes the checked path
+    const command = { ...message('/ping'), messageId: `${crypto.randomUUID()} \uDC00` };
+    const reply = message('pong', Role.ROLE_AGENT);
+    await store.appendReply(lean.id, [command, reply], reply, alice());
+    await store.update(checked.id, alice(), { append: [command] });
+    const { tasks, messages } = await rowsOf(database, [lean.id, checked.id]);
+    expect(tasks.map((row) => row.context_id)).toEqual(['ctx \uFFFD end', 'ctx \uFFFD end']);
+    const commandIds = messages.filter((row) => row.message_id !== reply.messageId);
+    expect(commandIds.map((row) => row.message_id)).toEqual([
+      command.messageId.replace('\uDC00', '\uFFFD'),
+      command.messageId.replace('\uDC00', '\uFFFD'),
+    ]);
+  } finally {
+    await database.close();
+  }
 });

@@ -83,7 +83,7 @@ export class PostgresCommandPath {
         timestamp,
       }),
     ).slice(1);
-    const appended = JSON.stringify(
+    const appended = jsonRows(
       entries.map((message) => {
         const row = toRow(taskId, 0, { ...message, taskId });
         return { message_id: row.message_id, message: row.message };
@@ -163,7 +163,20 @@ function newTaskRows(tasks: Task[], scope: TaskScope): { rows: string; messages:
     task.history.map((message, i) => toRow(task.id, i, { ...message, taskId: task.id })),
   );
   return {
-    rows: JSON.stringify(tasks.map((task) => taskRowOf(task, scope))),
-    messages: JSON.stringify(messages),
+    rows: jsonRows(tasks.map((task) => taskRowOf(task, scope))),
+    messages: jsonRows(messages),
   };
+}
+
+/** A lone UTF-16 surrogate: JSON escapes it, and PostgreSQL's json type then refuses the text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Rows as JSON for the functions. A client's ids may hold lone surrogates; `pg`
+ * sends a plain parameter as UTF-8, where each becomes U+FFFD, and so does this.
+ */
+function jsonRows(rows: object[]): string {
+  return JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value,
+  );
 }
