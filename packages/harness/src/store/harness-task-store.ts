@@ -91,6 +91,10 @@ const SAVE_TAIL = 100;
  * On PostgreSQL several processes may share the tables: each transaction then
  * first takes the task's advisory lock, so that their writes to one task are
  * ordered too (history sequence numbers are max + 1).
+ *
+ * Commands skip the query builder and the SDK's row mapping: a raw path for
+ * each database (`sqlite-command-path.ts`, `postgres-command-path.ts`) writes
+ * the same rows, under the same locks.
  */
 export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly lock = new KeyedLock();
