@@ -1,22 +1,19 @@
-import { Task, TaskState, TaskStatus, taskStateToJSON, type Message } from '@a2a-js/sdk';
-import type { TaskMetadata } from 'a2a-commands';
+import { TaskState, TaskStatus, taskStateToJSON, type Message, type Task } from '@a2a-js/sdk';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
-import { MessageIdTakenError, type TaskChange } from './task-change.js';
 import { fromRow, MESSAGES_TABLE, toRow } from './messages-table.js';
+import { MessageIdTakenError, type TaskChange } from './task-change.js';
+import {
+  encode,
+  headOfRow,
+  statusColumnsOf,
+  taskRowOf,
+  type HeadRow,
+  type TaskScope,
+} from './task-rows.js';
 
-/** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
-export interface TaskScope {
-  tenant: string;
-  owner: string;
-}
-
-interface HeadRow {
-  context_id: string;
-  status: string | null;
-  metadata: string | null;
-}
+export type { TaskScope } from './task-rows.js';
 
 /**
  * The command path on SQLite, in raw prepared statements: one indexed read of
@@ -145,9 +142,7 @@ export class SqliteCommandPath {
       if (change.metadata)
         head.metadata = withoutReplyTags(change.metadata(structuredClone(head.metadata ?? {})));
       this.updateStatusAndMetadata.run(
-        statusLastUpdated(head.status?.timestamp),
-        head.status ? taskStateToJSON(head.status.state) : null,
-        head.status ? JSON.stringify(TaskStatus.toJSON(head.status)) : null,
+        ...statusColumnsOf(head.status),
         encode(head.metadata),
         scope.tenant,
         scope.owner,
@@ -211,24 +206,7 @@ export class SqliteCommandPath {
   private insertTask(task: Task, scope: TaskScope): void {
     // A new task's history starts at 0: no need to look for its end.
     this.appendMessages(task.id, task.history, 0);
-    const payload = Task.toJSON({
-      ...task,
-      history: [],
-      metadata: withoutReplyTags(task.metadata),
-    }) as { status?: unknown; artifacts?: unknown; metadata?: unknown };
-    this.upsertTask.run({
-      tenant: scope.tenant,
-      owner: scope.owner,
-      id: task.id,
-      context_id: task.contextId || '',
-      status_last_updated: statusLastUpdated(task.status?.timestamp),
-      status_state: task.status ? taskStateToJSON(task.status.state) : null,
-      status: encode(payload.status),
-      artifacts: encode(payload.artifacts),
-      history: null,
-      metadata: encode(payload.metadata),
-      protocol_version: '1.0',
-    });
+    this.upsertTask.run(taskRowOf(task, scope));
   }
 
   private appendMessages(taskId: string, messages: Message[], first: number): void {
@@ -242,28 +220,4 @@ export class SqliteCommandPath {
     const last = this.lastSeq.get(taskId);
     return last === null || last === undefined ? 0 : Number(last) + 1;
   }
-}
-
-/** As the SDK's row mapping reads a head, without parsing history or artifacts. */
-function headOfRow(id: string, row: HeadRow): TaskHead {
-  const status = row.status ? (JSON.parse(row.status) as unknown) : undefined;
-  const metadata = row.metadata ? (JSON.parse(row.metadata) as unknown) : undefined;
-  return {
-    id,
-    contextId: row.context_id,
-    status: status === undefined ? undefined : TaskStatus.fromJSON(status),
-    metadata:
-      typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
-        ? (metadata as TaskMetadata)
-        : undefined,
-  };
-}
-
-function statusLastUpdated(timestamp: string | undefined): number {
-  const parsed = timestamp ? Date.parse(timestamp) : Number.NaN;
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
-function encode(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
 }
