@@ -10,7 +10,7 @@
  * /proc), which a busy machine disturbs less. `--baseline <checkout>` also runs
  * the harness of another checkout (with its node_modules), as C0 and D0, in the
  * same rounds: before and after, side by side. `--profile <dir>` starts this
- * checkout's harness with `--cpu-prof` and leaves the profile there.
+ * checkout's harness with `--cpu-prof` and leaves the profile there (A's in `<dir>/A`).
  * Not a benchmark: `npm run bench` is the one whose figures count.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -64,7 +64,13 @@ async function harnessSubjects(suffix: string, server: ServerProcess) {
 }
 
 try {
-  const a = await startServer('A', 'bench/servers/bare-agent.ts', []);
+  const a = await startServer(
+    'A',
+    'bench/servers/bare-agent.ts',
+    [],
+    {},
+    profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, 'A')}`] : [],
+  );
   servers.push(a);
   const aRpc = new Endpoint(`${a.url}/a2a/jsonrpc`);
   endpoints.push(aRpc);

@@ -9,7 +9,7 @@ import { STATE_HEADERS_KEY, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 
 interface RequestScope {
-  log: Logger;
+  log: () => Logger;
   res: ServerResponse;
   hangUp?: AbortController;
 }
@@ -20,9 +20,20 @@ interface RequestScope {
  */
 const scopes = new WeakMap<IncomingHttpHeaders, RequestScope>();
 
-/** Called once a request, by the logging middleware. */
-export function enterRequestScope(req: IncomingMessage, res: ServerResponse, log: Logger): void {
+/**
+ * Called once a request, by the logging middleware, with a way to make the
+ * request's logger: it is made on first use (most commands log nothing), and
+ * kept. Returns the same lazy getter.
+ */
+export function enterRequestScope(
+  req: IncomingMessage,
+  res: ServerResponse,
+  makeLog: () => Logger,
+): () => Logger {
+  let made: Logger | undefined;
+  const log = () => (made ??= makeLog());
   scopes.set(req.headers, { log, res });
+  return log;
 }
 
 function scopeOf(context: ServerCallContext | undefined): RequestScope | undefined {
@@ -34,7 +45,7 @@ function scopeOf(context: ServerCallContext | undefined): RequestScope | undefin
 
 /** The logger of the request `context` belongs to (its lines carry the request id), else `fallback`. */
 export function requestLog(context: ServerCallContext | undefined, fallback: Logger): Logger {
-  return scopeOf(context)?.log ?? fallback;
+  return scopeOf(context)?.log() ?? fallback;
 }
 
 /**

@@ -223,7 +223,7 @@ export const restNotFound: RequestHandler = (req, res) => {
 
 /**
  * The status of an error Express or a middleware raised: 4xx when the request
- * was at fault. Other errors go to the request's log line (pino-http reads `res.err`).
+ * was at fault. Other errors go to the request's log line (`requestLogging` reads `res.err`).
  */
 function clientStatusOf(error: unknown, res: Response): number | undefined {
   const status = (error as { status?: unknown } | undefined)?.status;

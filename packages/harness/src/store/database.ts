@@ -8,6 +8,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, type MessagesTable } from './messages-table.js';
+import { installCommandFunctions } from './postgres-command-functions.js';
+import { WalCheckpoints } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -62,11 +64,25 @@ export async function openDatabase(
     await db.transaction().execute(async (trx) => {
       await lockForTransaction(trx, LOCK_CLASS.schema, 'tables');
       await createTables(trx);
+      await installCommandFunctions(trx);
     });
   } else {
     await createTables(db);
   }
-  return { db, kind, url, close: () => db.destroy() };
+  const sqliteFile = kind === 'sqlite' ? url.slice('sqlite:'.length) : ':memory:';
+  const checkpoints =
+    sqliteFile === ':memory:'
+      ? undefined
+      : await WalCheckpoints.start(sqliteConnectionOf(db)!, sqliteFile);
+  return {
+    db,
+    kind,
+    url,
+    close: async () => {
+      await checkpoints?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** The one better-sqlite3 connection behind a SQLite Kysely, for the command path's raw statements. */
@@ -90,9 +106,19 @@ function openSqlite(url: string): Kysely<MessagesTable> {
   return db;
 }
 
+/** The pool behind a PostgreSQL Kysely, for the command path's raw queries. */
+const postgresPools = new WeakMap<AnyKysely, pg.Pool>();
+
+/** The pool under `db`, when it is PostgreSQL opened here; undefined otherwise. */
+export function postgresPoolOf(db: AnyKysely): pg.Pool | undefined {
+  return postgresPools.get(db);
+}
+
 function openPostgres(url: string): Kysely<MessagesTable> {
   const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
-  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<MessagesTable>({ dialect: new PostgresDialect({ pool }) });
+  postgresPools.set(db, pool);
+  return db;
 }
 
 const execFileAsync = promisify(execFile);

@@ -19,9 +19,11 @@ import {
 } from 'a2a-commands/server';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
-import { sqliteConnectionOf } from './database.js';
+import { postgresPoolOf, sqliteConnectionOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
+import { PostgresCommandPath } from './postgres-command-path.js';
 import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
+import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 import {
   historyCharsOf,
   historyCharsOwned,
@@ -30,38 +32,7 @@ import {
 } from './history-quota.js';
 import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
 
-/** One atomic change to a task: messages appended, and the head's status and metadata rewritten. */
-export interface TaskChange {
-  /** Checked on the stored head before anything is written: an error it returns is thrown. */
-  refuse?: (current: TaskHead) => Error | undefined;
-  append?: Message[];
-  status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
-  metadata?: (current: TaskMetadata) => TaskMetadata;
-  /**
-   * Runs first, in the same transaction: for writes that must happen with the
-   * change or not at all (a queued turn's row). Returning false leaves the task
-   * as it is, and `update` then returns undefined.
-   */
-  alongside?: AlongsideWrite;
-  /** New tasks stored in the same transaction: a command's sub-tasks. */
-  create?: Task[];
-  /**
-   * SEMANTICS §8: `append`'s messages are new to the task. One whose id the
-   * task already holds refuses the whole change with `MessageIdTakenError`.
-   */
-  appendOnce?: boolean;
-}
-
-/** A message id the task already holds was sent again (SEMANTICS §8). */
-export class MessageIdTakenError extends Error {
-  constructor(
-    readonly taskId: string,
-    readonly messageId: string,
-  ) {
-    super(`task ${taskId} already holds message ${messageId}`);
-    this.name = 'MessageIdTakenError';
-  }
-}
+export { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 
 /** Who a task belongs to, for work done outside any request (recovery). */
 export interface TaskKeys {
@@ -70,9 +41,6 @@ export interface TaskKeys {
   owner: string;
   tenant: string;
 }
-
-/** A write made in a task change's transaction; false vetoes the change. */
-export type AlongsideWrite = (db: AnyKysely) => Promise<boolean | void>;
 
 /** Rows a single INSERT carries (4 parameters each). */
 const INSERT_BATCH = 1000;
@@ -90,6 +58,10 @@ const SAVE_TAIL = 100;
  * On PostgreSQL several processes may share the tables: each transaction then
  * first takes the task's advisory lock, so that their writes to one task are
  * ordered too (history sequence numbers are max + 1).
+ *
+ * Commands skip the query builder and the SDK's row mapping: a raw path for
+ * each database (`sqlite-command-path.ts`, `postgres-command-path.ts`) writes
+ * the same rows, under the same locks.
  */
 export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly lock = new KeyedLock();
@@ -97,6 +69,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly shared: boolean;
   /** On SQLite: the command path in raw statements, with group commit. */
   private readonly commandPath?: SqliteCommandPath;
+  /** On PostgreSQL: the command path in one statement a step (a head read, an append). */
+  private readonly postgresPath?: PostgresCommandPath;
   private readonly onWrite?: (seconds: number) => void;
 
   /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
@@ -122,6 +96,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       const commits = new GroupCommit(sqlite, exclusive, options.groupCommit ?? true);
       this.commandPath = new SqliteCommandPath(sqlite, commits);
     }
+    const pool = postgresPoolOf(db);
+    if (pool) this.postgresPath = new PostgresCommandPath(pool);
   }
 
   /** The whole task, or its last `historyLength` messages. */
@@ -140,6 +116,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   async loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined> {
     // One indexed read; while another transaction is open it could see uncommitted writes, so not then.
     if (this.commandPath?.usable) return this.commandPath.loadHead(taskId, scopeOf(context));
+    // The context remembers the metadata read, for this request's append (postgres-command-path.ts).
+    if (this.postgresPath) return this.postgresPath.loadHead(taskId, scopeOf(context), context);
     const task = await this.heads.load(taskId, context);
     return task && headOf(task);
   }
@@ -149,6 +127,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     _context: ServerCallContext,
     options: { from?: number; last?: number } = {},
   ): Promise<Message[]> {
+    if (this.commandPath?.usable) return this.commandPath.history(taskId, options);
     return this.readHistory(this.db, taskId, options);
   }
 
@@ -201,10 +180,9 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     effects: Pick<CommandEffects, 'subtasks'> = {},
     alongside?: AlongsideWrite,
   ): Promise<void> {
-    if (this.commandPath && !alongside && !this.quotaApplies(effects.subtasks))
-      return this.timed(
-        this.commandPath.create([...(effects.subtasks ?? []), task], scopeOf(context)),
-      );
+    const raw = this.commandPath ?? this.postgresPath;
+    if (raw && !alongside && !this.quotaApplies(effects.subtasks))
+      return this.timed(raw.create([...(effects.subtasks ?? []), task], scopeOf(context)));
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
       await this.checkHistoryQuota(db, effects.subtasks ?? [], context);
@@ -218,6 +196,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     context: ServerCallContext,
     change: TaskChange,
   ): Promise<TaskHead | undefined> {
+    if (this.commandPath && !change.alongside && !change.create)
+      return this.timed(this.commandPath.update(taskId, scopeOf(context), change));
     return this.write(taskId, async (db, heads) => {
       const task = await heads.load(taskId, context);
       if (!task) return undefined;
@@ -251,6 +231,14 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     if (this.commandPath && !this.quotaApplies(effects.subtasks))
       return this.timed(
         this.commandPath.appendReply(taskId, scopeOf(context), entries, statusMessage, effects),
+      );
+    const postgres = this.postgresPath;
+    if (postgres && !this.quotaApplies(effects.subtasks))
+      // In this process, one writer of a task at a time holds a connection, as in `write`.
+      return this.lock.run(taskId, () =>
+        this.timed(
+          postgres.appendReply(taskId, scopeOf(context), entries, statusMessage, effects, context),
+        ),
       );
     return this.update(taskId, context, {
       append: entries,
@@ -302,6 +290,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     taskId: string,
     messageId: string,
   ): Promise<{ seq: number; message: Message } | undefined> {
+    if (this.commandPath?.usable) return this.commandPath.findMessage(taskId, messageId);
     const row = await this.db
       .selectFrom(MESSAGES_TABLE)
       .select(['seq', 'message'])

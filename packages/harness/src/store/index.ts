@@ -4,6 +4,7 @@ export {
   kindOf,
   redactUrl,
   sqliteConnectionOf,
+  postgresPoolOf,
   POSTGRES_POOL_SIZE,
   type HarnessDatabase,
   type DatabaseKind,

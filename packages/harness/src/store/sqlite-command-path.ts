@@ -1,21 +1,19 @@
-import { Task, TaskState, TaskStatus, taskStateToJSON, type Message } from '@a2a-js/sdk';
-import type { TaskMetadata } from 'a2a-commands';
+import { TaskState, TaskStatus, taskStateToJSON, type Message, type Task } from '@a2a-js/sdk';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
-import { MESSAGES_TABLE, toRow } from './messages-table.js';
+import { fromRow, MESSAGES_TABLE, toRow } from './messages-table.js';
+import { MessageIdTakenError, type TaskChange } from './task-change.js';
+import {
+  encode,
+  headOfRow,
+  statusColumnsOf,
+  taskRowOf,
+  type HeadRow,
+  type TaskScope,
+} from './task-rows.js';
 
-/** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
-export interface TaskScope {
-  tenant: string;
-  owner: string;
-}
-
-interface HeadRow {
-  context_id: string;
-  status: string | null;
-  metadata: string | null;
-}
+export type { TaskScope } from './task-rows.js';
 
 /**
  * The command path on SQLite, in raw prepared statements: one indexed read of
@@ -36,6 +34,8 @@ export class SqliteCommandPath {
   private readonly updateStatusAndMetadata;
   private readonly insertMessage;
   private readonly lastSeq;
+  private readonly selectMessage;
+  private readonly historyStatements;
 
   constructor(
     private readonly database: SqliteDatabase.Database,
@@ -63,6 +63,21 @@ export class SqliteCommandPath {
       `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message) values (?, ?, ?, ?)
        on conflict (task_id, message_id) do nothing`,
     );
+    this.selectMessage = database.prepare<[string, string], { seq: number; message: string }>(
+      `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
+    );
+    const history = (where: string, order: string) =>
+      database
+        .prepare<unknown[], string>(
+          `select message from ${MESSAGES_TABLE} where task_id = ?${where} order by seq ${order}`,
+        )
+        .pluck();
+    this.historyStatements = {
+      all: history('', 'asc'),
+      from: history(' and seq >= ?', 'asc'),
+      last: history('', 'desc limit ?'),
+      fromLast: history(' and seq >= ?', 'desc limit ?'),
+    };
     this.lastSeq = database
       .prepare<[string], number | null>(`select max(seq) from ${MESSAGES_TABLE} where task_id = ?`)
       .pluck();
@@ -77,6 +92,64 @@ export class SqliteCommandPath {
   loadHead(taskId: string, scope: TaskScope): TaskHead | undefined {
     const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
     return row && headOfRow(taskId, row);
+  }
+
+  /** A message of the task by its id, read now (call only when `usable`); undefined when none. */
+  findMessage(taskId: string, messageId: string): { seq: number; message: Message } | undefined {
+    const row = this.selectMessage.get(taskId, messageId);
+    return row && { seq: Number(row.seq), message: fromRow(row) };
+  }
+
+  /** The task's history, or part of it, read now (call only when `usable`). */
+  history(taskId: string, { from, last }: { from?: number; last?: number }): Message[] {
+    const { all, from: fromSeq, last: lastN, fromLast } = this.historyStatements;
+    const rows =
+      last === undefined
+        ? from === undefined
+          ? all.all(taskId)
+          : fromSeq.all(taskId, from)
+        : (from === undefined
+            ? lastN.all(taskId, last)
+            : fromLast.all(taskId, from, last)
+          ).reverse();
+    return rows.map((message) => fromRow({ message }));
+  }
+
+  /**
+   * A task change (`TaskChange`) in one atomic write: the head read, the refusal
+   * checked, messages appended, status and metadata rewritten. Not for changes
+   * with an `alongside` write or new tasks: those take the store's checked path.
+   */
+  update(
+    taskId: string,
+    scope: TaskScope,
+    change: Omit<TaskChange, 'alongside' | 'create'>,
+  ): Promise<TaskHead | undefined> {
+    return this.commits.write(() => {
+      const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+      if (!row) return undefined;
+      const head = headOfRow(taskId, row);
+      const refused = change.refuse?.(head);
+      if (refused) throw refused;
+      const append = change.append ?? [];
+      if (change.appendOnce) {
+        const taken = append.find((m) => this.selectMessage.get(taskId, m.messageId));
+        if (taken) throw new MessageIdTakenError(taskId, taken.messageId);
+      }
+      if (append.length > 0) this.appendMessages(taskId, append, this.nextSeq(taskId));
+      if (!change.status && !change.metadata) return head;
+      if (change.status) head.status = change.status(head.status);
+      if (change.metadata)
+        head.metadata = withoutReplyTags(change.metadata(structuredClone(head.metadata ?? {})));
+      this.updateStatusAndMetadata.run(
+        ...statusColumnsOf(head.status),
+        encode(head.metadata),
+        scope.tenant,
+        scope.owner,
+        taskId,
+      );
+      return head;
+    });
   }
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
@@ -133,24 +206,7 @@ export class SqliteCommandPath {
   private insertTask(task: Task, scope: TaskScope): void {
     // A new task's history starts at 0: no need to look for its end.
     this.appendMessages(task.id, task.history, 0);
-    const payload = Task.toJSON({
-      ...task,
-      history: [],
-      metadata: withoutReplyTags(task.metadata),
-    }) as { status?: unknown; artifacts?: unknown; metadata?: unknown };
-    this.upsertTask.run({
-      tenant: scope.tenant,
-      owner: scope.owner,
-      id: task.id,
-      context_id: task.contextId || '',
-      status_last_updated: statusLastUpdated(task.status?.timestamp),
-      status_state: task.status ? taskStateToJSON(task.status.state) : null,
-      status: encode(payload.status),
-      artifacts: encode(payload.artifacts),
-      history: null,
-      metadata: encode(payload.metadata),
-      protocol_version: '1.0',
-    });
+    this.upsertTask.run(taskRowOf(task, scope));
   }
 
   private appendMessages(taskId: string, messages: Message[], first: number): void {
@@ -164,28 +220,4 @@ export class SqliteCommandPath {
     const last = this.lastSeq.get(taskId);
     return last === null || last === undefined ? 0 : Number(last) + 1;
   }
-}
-
-/** As the SDK's row mapping reads a head, without parsing history or artifacts. */
-function headOfRow(id: string, row: HeadRow): TaskHead {
-  const status = row.status ? (JSON.parse(row.status) as unknown) : undefined;
-  const metadata = row.metadata ? (JSON.parse(row.metadata) as unknown) : undefined;
-  return {
-    id,
-    contextId: row.context_id,
-    status: status === undefined ? undefined : TaskStatus.fromJSON(status),
-    metadata:
-      typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
-        ? (metadata as TaskMetadata)
-        : undefined,
-  };
-}
-
-function statusLastUpdated(timestamp: string | undefined): number {
-  const parsed = timestamp ? Date.parse(timestamp) : Number.NaN;
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
-function encode(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
 }

@@ -1,0 +1,107 @@
+import { TASK_TABLE } from '@a2a-js/sdk/server/database';
+import { sql } from 'kysely';
+import { LOCK_CLASS, type AnyKysely } from './advisory-locks.js';
+import { MESSAGES_TABLE } from './messages-table.js';
+
+/**
+ * The two server-side functions of the PostgreSQL command path. Each call is
+ * one statement, so one round trip and one transaction: PostgreSQL commits it
+ * (durably, with the server's synchronous_commit) before it answers.
+ *
+ * The names carry a version: a later change of their signature gets new names,
+ * so that instances of two versions can share a database while they roll over.
+ */
+export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v1';
+export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v1';
+
+/**
+ * New tasks and their histories, as rows in JSON (`task-rows.ts`,
+ * `messages-table.ts`). The tasks upsert every column, as the SDK's save does.
+ */
+const insertTasks = `
+create or replace function ${INSERT_TASKS_FUNCTION}(p_tasks json, p_messages json)
+returns void language sql as $fn$
+  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message)
+    select task_id, seq, message_id, message
+    from json_populate_recordset(null::${MESSAGES_TABLE}, p_messages)
+    on conflict (task_id, message_id) do nothing;
+  insert into ${TASK_TABLE} (tenant, owner, id, context_id, status_last_updated, status_state,
+                             status, artifacts, history, metadata, protocol_version)
+    select tenant, owner, id, context_id, status_last_updated, status_state,
+           status, artifacts, history, metadata, protocol_version
+    from json_populate_recordset(null::${TASK_TABLE}, p_tasks)
+    on conflict (tenant, owner, id) do update set
+      context_id = excluded.context_id, status_last_updated = excluded.status_last_updated,
+      status_state = excluded.status_state, status = excluded.status, artifacts = excluded.artifacts,
+      history = excluded.history, metadata = excluded.metadata,
+      protocol_version = excluded.protocol_version;
+$fn$`;
+
+/**
+ * A command, its reply and its effects appended to a task, as the SQLite path
+ * does it: under the task's advisory lock (the lock every writer of the task
+ * takes first, in any process), read the head; append `p_entries` after the
+ * history's end; make the status `{state kept, p_status_tail}` (SEMANTICS §4);
+ * store `p_tasks` (sub-tasks); and set the metadata to `p_new_metadata`.
+ *
+ * The metadata change is a read-modify-write made in JavaScript, so it is
+ * applied only if the stored metadata is still `p_seen_metadata`, the value it
+ * was computed from. Otherwise nothing is written, `applied` is false, and the
+ * stored metadata comes back for the caller to compute again.
+ *
+ * No row when the caller has no such task.
+ */
+const appendReply = `
+create or replace function ${APPEND_REPLY_FUNCTION}(
+  p_tenant text, p_owner text, p_id text, p_entries json,
+  p_status_tail text, p_updated bigint,
+  p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
+  p_tasks json, p_task_messages json)
+returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
+language plpgsql as $fn$
+declare
+  v_context_id text;
+  v_status text;
+  v_metadata text;
+  v_state text;
+  v_next integer;
+begin
+  perform pg_advisory_xact_lock(${LOCK_CLASS.task}, hashtext(p_id));
+  -- Read after the lock: in READ COMMITTED each statement here sees what the last holder committed.
+  select t.context_id, t.status, t.metadata into v_context_id, v_status, v_metadata
+    from ${TASK_TABLE} t where t.tenant = p_tenant and t.owner = p_owner and t.id = p_id;
+  if not found then
+    return;
+  end if;
+  if p_change_metadata and v_metadata is distinct from p_seen_metadata then
+    return query select v_context_id, null::text, v_metadata, false;
+    return;
+  end if;
+  if p_tasks is not null then
+    perform ${INSERT_TASKS_FUNCTION}(p_tasks, p_task_messages);
+  end if;
+  select coalesce(max(m.seq) + 1, 0) into v_next from ${MESSAGES_TABLE} m where m.task_id = p_id;
+  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message)
+    select p_id, v_next + e.ord::integer - 1, e.message_id, e.message
+    from json_populate_recordset(null::${MESSAGES_TABLE}, p_entries)
+      with ordinality as e(task_id, seq, message_id, message, ord)
+    on conflict (task_id, message_id) do nothing;
+  v_state := coalesce(v_status::json ->> 'state', 'TASK_STATE_UNSPECIFIED');
+  -- As TaskStatus.toJSON writes it: state first, left out when unspecified.
+  v_status := '{' || case when v_state = 'TASK_STATE_UNSPECIFIED' then ''
+                          else '"state":' || to_json(v_state)::text || ',' end || p_status_tail;
+  if p_change_metadata then
+    v_metadata := p_new_metadata;
+  end if;
+  update ${TASK_TABLE} t
+    set status_last_updated = p_updated, status_state = v_state, status = v_status, metadata = v_metadata
+    where t.tenant = p_tenant and t.owner = p_owner and t.id = p_id;
+  return query select v_context_id, v_state, v_metadata, true;
+end
+$fn$`;
+
+/** Installs (or brings up to date) the functions: at open, with the harness's tables. */
+export async function installCommandFunctions(db: AnyKysely): Promise<void> {
+  await sql.raw(insertTasks).execute(db);
+  await sql.raw(appendReply).execute(db);
+}

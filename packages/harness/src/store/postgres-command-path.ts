@@ -1,0 +1,182 @@
+import { TaskState, TaskStatus, taskStateFromJSON, type Message, type Task } from '@a2a-js/sdk';
+import { TASK_TABLE } from '@a2a-js/sdk/server/database';
+import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
+import type pg from 'pg';
+import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
+import { toRow } from './messages-table.js';
+import { headOfRow, metadataOf, taskRowOf, type HeadRow, type TaskScope } from './task-rows.js';
+
+/** What the append function answers (`postgres-command-functions.ts`). */
+interface AppendRow {
+  head_context_id: string;
+  head_state: string | null;
+  head_metadata: string | null;
+  applied: boolean;
+}
+
+/** Metadata seen by one request, by task: the stored column, or null when it is empty. */
+type SeenMetadata = Map<string, string | null>;
+
+/**
+ * How many times a metadata change is computed again because another writer
+ * changed the metadata meanwhile. Each retry means another write committed, so
+ * reaching this takes a task written to without pause.
+ */
+const METADATA_ATTEMPTS = 50;
+
+/**
+ * The command path on PostgreSQL, in raw `pg` queries: one indexed read of a
+ * task's head, and one atomic append of a command, its reply and its effects,
+ * each a single statement and so a single round trip. The append is a function
+ * installed at open (`postgres-command-functions.ts`) that takes the task's
+ * advisory lock, so it is ordered with the turn path's writes in every process.
+ * Rows are those of the SQLite path (`sqlite-command-path.ts`): the SDK's
+ * `tasks` table and the harness's messages table.
+ *
+ * A metadata change (`/model`) is computed here from the metadata the request
+ * read with the head, and stored only if that is still what is stored; if not,
+ * it is computed again from what the function sends back. So a command that
+ * read the head costs two round trips in all, with or without a metadata change.
+ */
+export class PostgresCommandPath {
+  /** By request (its call context): the metadata its head read saw. */
+  private readonly seen = new WeakMap<object, SeenMetadata>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** The head, in one indexed read; `reader` remembers the metadata seen for a later append. */
+  async loadHead(taskId: string, scope: TaskScope, reader?: object): Promise<TaskHead | undefined> {
+    const row = await this.readHead(taskId, scope);
+    if (!row) return undefined;
+    if (reader) this.remember(reader, taskId, row.metadata);
+    return headOfRow(taskId, row);
+  }
+
+  /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
+  async create(tasks: Task[], scope: TaskScope): Promise<void> {
+    const { rows, messages } = newTaskRows(tasks, scope);
+    await this.pool.query({
+      name: INSERT_TASKS_FUNCTION,
+      text: `select ${INSERT_TASKS_FUNCTION}($1, $2)`,
+      values: [rows, messages],
+    });
+  }
+
+  /**
+   * Appends `entries`, makes `statusMessage` the status message with the stored
+   * state kept (SEMANTICS §4), and applies `effects`: one atomic write.
+   */
+  async appendReply(
+    taskId: string,
+    scope: TaskScope,
+    entries: Message[],
+    statusMessage: Message,
+    effects: CommandEffects,
+    reader?: object,
+  ): Promise<TaskHead | undefined> {
+    const timestamp = new Date().toISOString();
+    // The status without its state, which only the function knows: `{"message":...,"timestamp":...}`.
+    const statusTail = JSON.stringify(
+      TaskStatus.toJSON({
+        state: TaskState.TASK_STATE_UNSPECIFIED,
+        message: statusMessage,
+        timestamp,
+      }),
+    ).slice(1);
+    const appended = jsonRows(
+      entries.map((message) => {
+        const row = toRow(taskId, 0, { ...message, taskId });
+        return { message_id: row.message_id, message: row.message };
+      }),
+    );
+    const subtasks = effects.subtasks?.length ? newTaskRows(effects.subtasks, scope) : undefined;
+    let seen = effects.metadata ? this.seen.get(reader ?? {})?.get(taskId) : null;
+    for (let attempt = 1; ; attempt++) {
+      if (seen === undefined) {
+        // No head read by this request to start from: read the metadata now.
+        const head = await this.readHead(taskId, scope);
+        if (!head) return undefined;
+        seen = head.metadata;
+      }
+      const metadata = effects.metadata
+        ? JSON.stringify(withoutReplyTags(effects.metadata(metadataOf(seen) ?? {})))
+        : null;
+      const result = await this.pool.query<AppendRow>({
+        name: APPEND_REPLY_FUNCTION,
+        text: `select * from ${APPEND_REPLY_FUNCTION}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        values: [
+          scope.tenant,
+          scope.owner,
+          taskId,
+          appended,
+          statusTail,
+          Date.parse(timestamp),
+          effects.metadata !== undefined,
+          seen,
+          metadata,
+          subtasks?.rows ?? null,
+          subtasks?.messages ?? null,
+        ],
+      });
+      const row = result.rows[0];
+      if (!row) return undefined;
+      if (reader) this.remember(reader, taskId, row.head_metadata);
+      if (row.applied) {
+        return {
+          id: taskId,
+          contextId: row.head_context_id,
+          status: {
+            state: taskStateFromJSON(row.head_state),
+            message: statusMessage,
+            timestamp,
+          },
+          metadata: metadataOf(row.head_metadata),
+        };
+      }
+      if (attempt >= METADATA_ATTEMPTS)
+        throw new Error(`task ${taskId}: its metadata kept changing under a command`);
+      // Another writer changed the metadata since it was read: compute the change again.
+      seen = row.head_metadata;
+    }
+  }
+
+  private async readHead(taskId: string, scope: TaskScope): Promise<HeadRow | undefined> {
+    const result = await this.pool.query<HeadRow>({
+      name: 'a2a_harness_select_head',
+      text: `select context_id, status, metadata from ${TASK_TABLE} where tenant = $1 and owner = $2 and id = $3`,
+      values: [scope.tenant, scope.owner, taskId],
+    });
+    return result.rows[0];
+  }
+
+  private remember(reader: object, taskId: string, metadata: string | null): void {
+    let seen = this.seen.get(reader);
+    if (!seen) this.seen.set(reader, (seen = new Map()));
+    seen.set(taskId, metadata);
+  }
+}
+
+/** New tasks and their histories as JSON rows, for the insert function. */
+function newTaskRows(tasks: Task[], scope: TaskScope): { rows: string; messages: string } {
+  // A new task's history starts at 0: no need to look for its end.
+  const messages = tasks.flatMap((task) =>
+    task.history.map((message, i) => toRow(task.id, i, { ...message, taskId: task.id })),
+  );
+  return {
+    rows: jsonRows(tasks.map((task) => taskRowOf(task, scope))),
+    messages: jsonRows(messages),
+  };
+}
+
+/** A lone UTF-16 surrogate: JSON escapes it, and PostgreSQL's json type then refuses the text. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Rows as JSON for the functions. A client's ids may hold lone surrogates; `pg`
+ * sends a plain parameter as UTF-8, where each becomes U+FFFD, and so does this.
+ */
+function jsonRows(rows: object[]): string {
+  return JSON.stringify(rows, (_key, value: unknown) =>
+    typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value,
+  );
+}

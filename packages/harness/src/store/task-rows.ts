@@ -1,0 +1,98 @@
+import { Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import type { TaskMetadata } from 'a2a-commands';
+import { withoutReplyTags, type TaskHead } from 'a2a-commands/server';
+
+/**
+ * The SDK's `tasks` row format, for the raw command paths (SQLite and
+ * PostgreSQL): what they write is what `DatabaseTaskStore` reads back.
+ */
+
+/** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
+export interface TaskScope {
+  tenant: string;
+  owner: string;
+}
+
+/** The head's columns, as a command reads them. */
+export interface HeadRow {
+  context_id: string;
+  status: string | null;
+  metadata: string | null;
+}
+
+/** A new task's row, as the SDK's save writes it; its history lives in the messages table. */
+export interface TaskRow {
+  tenant: string;
+  owner: string;
+  id: string;
+  context_id: string;
+  status_last_updated: number;
+  status_state: string | null;
+  status: string | null;
+  artifacts: string | null;
+  history: null;
+  metadata: string | null;
+  protocol_version: string;
+}
+
+export function taskRowOf(task: Task, scope: TaskScope): TaskRow {
+  const payload = Task.toJSON({
+    ...task,
+    history: [],
+    metadata: withoutReplyTags(task.metadata),
+  }) as { status?: unknown; artifacts?: unknown; metadata?: unknown };
+  return {
+    tenant: scope.tenant,
+    owner: scope.owner,
+    id: task.id,
+    context_id: task.contextId || '',
+    status_last_updated: statusLastUpdated(task.status?.timestamp),
+    status_state: task.status ? taskStateToJSON(task.status.state) : null,
+    status: encode(payload.status),
+    artifacts: encode(payload.artifacts),
+    history: null,
+    metadata: encode(payload.metadata),
+    protocol_version: '1.0',
+  };
+}
+
+/** As the SDK's row mapping reads a head, without parsing history or artifacts. */
+export function headOfRow(id: string, row: HeadRow): TaskHead {
+  const status = row.status ? (JSON.parse(row.status) as unknown) : undefined;
+  return {
+    id,
+    contextId: row.context_id,
+    status: status === undefined ? undefined : TaskStatus.fromJSON(status),
+    metadata: metadataOf(row.metadata),
+  };
+}
+
+/** The stored metadata column, parsed; undefined when it holds no object. */
+export function metadataOf(column: string | null): TaskMetadata | undefined {
+  const metadata = column ? (JSON.parse(column) as unknown) : undefined;
+  return typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)
+    ? (metadata as TaskMetadata)
+    : undefined;
+}
+
+/** The head's status columns (`status_last_updated`, `status_state`, `status`) for `status`. */
+export function statusColumnsOf(
+  status: TaskStatus | undefined,
+): [lastUpdated: number, state: string | null, json: string | null] {
+  return status
+    ? [
+        statusLastUpdated(status.timestamp),
+        taskStateToJSON(status.state),
+        JSON.stringify(TaskStatus.toJSON(status)),
+      ]
+    : [0, null, null];
+}
+
+export function encode(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function statusLastUpdated(timestamp: string | undefined): number {
+  const parsed = timestamp ? Date.parse(timestamp) : Number.NaN;
+  return Number.isNaN(parsed) ? 0 : parsed;
+}

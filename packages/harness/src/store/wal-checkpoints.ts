@@ -1,0 +1,98 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type SqliteDatabase from 'better-sqlite3';
+
+/** How often the worker copies the WAL back into the database file. */
+export const CHECKPOINT_INTERVAL_MS = 200;
+
+/** SQLite's own default, restored if the worker cannot run. */
+const AUTOCHECKPOINT_PAGES = 1000;
+
+// Inline, so that it runs the same from TypeScript sources (tsx, vitest) and from the build.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const database = new Database(workerData.file, { fileMustExist: true });
+database.pragma('busy_timeout = 5000');
+let checkpoints = 0;
+const checkpoint = () => {
+  database.pragma('wal_checkpoint(PASSIVE)');
+  checkpoints += 1;
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', (message) => {
+  if (message === 'checkpoint') {
+    checkpoint();
+    parentPort.postMessage({ checkpoints });
+  } else if (message === 'stop') {
+    clearInterval(timer);
+    database.close();
+    parentPort.close();
+  }
+});
+parentPort.postMessage('ready');
+`;
+
+/**
+ * WAL checkpoints on a worker thread. A checkpoint copies the WAL back into the
+ * database file and syncs it: left to SQLite (every 1,000 pages, inside
+ * whichever commit crosses the line) that sync blocked the event loop, about a
+ * third of a command's store time on the 2-core bench machine. The commits stay
+ * on the one connection and as durable as before (WAL, synchronous = NORMAL);
+ * only the copying moves.
+ */
+export class WalCheckpoints {
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly database: SqliteDatabase.Database,
+  ) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+  }
+
+  /** Starts the worker for `file`, and turns the connection's own checkpoints off once it runs. */
+  static async start(
+    database: SqliteDatabase.Database,
+    file: string,
+    intervalMs = CHECKPOINT_INTERVAL_MS,
+  ): Promise<WalCheckpoints> {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file, intervalMs },
+    });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+    worker.unref();
+    const checkpoints = new WalCheckpoints(worker, database);
+    worker.on('error', () => checkpoints.fallBack());
+    database.pragma('wal_autocheckpoint = 0');
+    return checkpoints;
+  }
+
+  /** One checkpoint now, on the worker; resolves with how many it has made. */
+  checkpointNow(): Promise<number> {
+    return new Promise((resolve) => {
+      const onMessage = (message: { checkpoints?: number }) => {
+        if (typeof message?.checkpoints !== 'number') return;
+        this.worker.off('message', onMessage);
+        resolve(message.checkpoints);
+      };
+      this.worker.on('message', onMessage);
+      this.worker.postMessage('checkpoint');
+    });
+  }
+
+  /** Stops the worker; closing the connection afterwards checkpoints what is left. */
+  stop(): Promise<void> {
+    this.worker.postMessage('stop');
+    return this.exited;
+  }
+
+  private fallBack(): void {
+    if (this.database.open) this.database.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  }
+}
