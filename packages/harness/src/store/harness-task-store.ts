@@ -5,7 +5,6 @@ import {
   type ListTasksResponse,
   type Message,
   type Task,
-  type TaskStatus,
 } from '@a2a-js/sdk';
 import { ServerCallContext, type TaskStore, type User } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore, TASK_TABLE } from '@a2a-js/sdk/server/database';
@@ -18,7 +17,7 @@ import {
   type TaskHead,
 } from 'a2a-commands/server';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
+import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
 import { postgresPoolOf, sqliteConnectionOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { PostgresCommandPath } from './postgres-command-path.js';
