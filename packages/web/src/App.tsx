@@ -4,7 +4,7 @@ import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import { cardRefreshMs } from './a2a/live-agent.js';
 import type { Problem } from './a2a/errors.js';
 import { parentOf, titleOf } from './a2a/messages.js';
-import { isBusy } from './a2a/task-states.js';
+import { isBusy, isTerminal } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
 import { promptTitleOf } from './a2a/transcript.js';
 import { AgentForm } from './components/AgentForm.js';
@@ -100,7 +100,8 @@ export function App() {
 
   // Another tab or client at work on the open task: read it again and follow its turn.
   useTaskWatch(session, transcript.taskId, {
-    quiet: chat.live === 0 && !chat.loading,
+    // An ended task runs no more turns (and refuses SubscribeToTask).
+    quiet: chat.live === 0 && !chat.loading && !isTerminal(transcript.state),
     reconnects,
     onActivity: open,
     onUnreachable: reportUnreachable,
