@@ -32,7 +32,11 @@ beforeAll(async () => {
   await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast'],
-    reply: ({ lastUserText }) => `Short answer to "${lastUserText}".`,
+    chunkDelayMs: 20,
+    reply: ({ lastUserText }) =>
+      lastUserText.startsWith('count')
+        ? Array.from({ length: 1000 }, (_, i) => `.${i + 1}`).join(' ')
+        : `Short answer to "${lastUserText}".`,
   });
   harness = await start();
   browser = await launchChromium();
@@ -193,6 +197,30 @@ describe('an outage', () => {
     await answered(page, 'after the outage');
     expect(taskIdOf(page)).toBe(taskId);
     expect(await page.locator('.msg--user', { hasText: 'before the outage' }).count()).toBe(1);
+    await context.close();
+  }, 90_000);
+});
+
+describe('an outage during a turn', () => {
+  it('the answer being written when the agent stops: after the restart the page shows how the turn ended, and goes on', async () => {
+    const context = await newContext();
+    const page = await openChat(context);
+    await say(page, 'count for a long time');
+    const bubble = page.locator('.bubble--agent').last();
+    await expect.poll(() => bubble.textContent(), { timeout: 15_000 }).toContain('.5 ');
+    const taskId = taskIdOf(page);
+
+    const port = Number(new URL(harness.url).port);
+    const { dataDir } = harness;
+    await harness.stop();
+    await page.getByText('Reconnecting to a2a-harness…').waitFor({ timeout: 20_000 });
+    harness = await start(port, dataDir);
+    await page.getByText('Connected to a2a-harness').waitFor({ timeout: 20_000 });
+    // Read again: the harness ended the turn when it shut down, and says so.
+    await page.getByText(/This turn was interrupted/).waitFor({ timeout: 10_000 });
+    await say(page, 'after the interrupted turn');
+    await answered(page, 'after the interrupted turn');
+    expect(taskIdOf(page)).toBe(taskId);
     await context.close();
   }, 90_000);
 });
