@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
+import { cardRefreshMs } from './a2a/live-agent.js';
 import type { Problem } from './a2a/errors.js';
 import { forkOriginOf } from './a2a/fork-of.js';
 import { parentOf, titleOf } from './a2a/messages.js';
-import { isBusy } from './a2a/task-states.js';
+import { isBusy, isTerminal } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
 import { promptTitleOf } from './a2a/transcript.js';
 import { AgentForm } from './components/AgentForm.js';
@@ -19,6 +20,8 @@ import { useDrawerFocus } from './state/use-drawer-focus.js';
 import { useChat } from './state/use-chat.js';
 import { useHashTask } from './state/use-hash-task.js';
 import { useKnownTasks, useTaskListScope } from './state/use-known-tasks.js';
+import { useLiveAgent } from './state/use-live-agent.js';
+import { useTaskWatch } from './state/use-task-watch.js';
 import { useTaskList } from './state/use-task-list.js';
 
 const SIDEBAR_ID = 'sidebar';
@@ -51,6 +54,8 @@ export function App() {
   const { url: agentUrl, apiKey } = target;
   const agent = useAgent(agentUrl, apiKey);
   const session = agent.status.kind === 'ready' ? agent.status.session : undefined;
+  const [refreshMs] = useState(() => cardRefreshMs(window.location));
+  const live = useLiveAgent(session, refreshMs);
   const taskListScope = useTaskListScope(agentUrl, apiKey);
   const known = useKnownTasks(taskListScope);
   const { taskId: routeTaskId, go, replace } = useHashTask();
@@ -80,6 +85,33 @@ export function App() {
     }
     setDrawerOpen(false);
   }, [session, routeTaskId, open, newChat]);
+
+  // An outage another call ran into: the agent is tried again until it answers.
+  const { reportUnreachable, reconnects } = live;
+  const chatProblem = chat.problem;
+  const listProblem = list.problem;
+  useEffect(() => {
+    for (const problem of [chatProblem, listProblem]) if (problem) reportUnreachable(problem);
+  }, [chatProblem, listProblem, reportUnreachable]);
+
+  // The agent is back: read the open task again (and follow its turn), and the list.
+  const { refresh: refreshList } = list;
+  const { dismissProblem } = chat;
+  useEffect(() => {
+    if (reconnects === 0) return;
+    if (shownId.current !== undefined) open(shownId.current);
+    else dismissProblem();
+    refreshList();
+  }, [reconnects, open, dismissProblem, refreshList]);
+
+  // Another tab or client at work on the open task: read it again and follow its turn.
+  useTaskWatch(session, transcript.taskId, {
+    // An ended task runs no more turns (and refuses SubscribeToTask).
+    quiet: chat.live === 0 && !chat.loading && !isTerminal(transcript.state),
+    reconnects,
+    onActivity: open,
+    onUnreachable: reportUnreachable,
+  });
 
   const startNewChat = useCallback(() => {
     go(undefined);
@@ -183,15 +215,17 @@ export function App() {
     document.title = session ? `${title} · ${session.card.name}` : 'A2A chat';
   }, [title, session]);
 
+  // Read on every render: the session's card changes when `live.cardVersion` moves.
   const commands = session?.commands ?? [];
+  const completion = session?.completion;
   const completionTaskId = transcript.taskId;
   const argumentValues = useMemo(
     () =>
-      session?.completion
+      session && completion
         ? (input: string, signal: AbortSignal) =>
             session.completeArgument(input, completionTaskId, signal)
         : undefined,
-    [session, completionTaskId],
+    [session, completion, completionTaskId],
   );
   return (
     <div className={`app${drawerOpen ? ' drawer-open' : ''}`}>
@@ -216,6 +250,7 @@ export function App() {
           <AgentForm
             url={agentUrl}
             status={agent.status}
+            offline={live.offline !== undefined}
             apiKey={apiKey}
             keyProblem={keyProblem}
             focusKey={keyFocus}

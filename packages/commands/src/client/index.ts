@@ -56,3 +56,4 @@ export {
   type TextMessageOptions,
   type SendTextOptions,
 } from './send.js';
+export { refreshCard, type CardRefresh, type CardRefreshOptions } from './card-refresh.js';

@@ -6,6 +6,7 @@ import type { CommandsCard } from '../card.js';
 import type { ArgumentCompletions } from '../completion/server.js';
 import { DEFAULT_COMPLETION_PATH } from '../completion/spec.js';
 import { completionRoute } from './completion-route.js';
+import { matchesIfNoneMatch } from './if-none-match.js';
 import type { A2ARequestHandler, ServerCallContextBuilder } from '@a2a-js/sdk/server';
 
 /**
@@ -31,7 +32,7 @@ export function commandsCardHandler(card: CommandsCard): RequestHandler {
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-cache');
     res.vary('Accept-Encoding');
-    if (req.fresh) {
+    if (matchesIfNoneMatch(req, etag)) {
       res.status(304).end();
       return;
     }
@@ -123,3 +124,4 @@ export function commandsRoutes(
   return router;
 }
 export { completionRoute, type CompletionRouteOptions } from './completion-route.js';
+export { matchesIfNoneMatch } from './if-none-match.js';

@@ -13,6 +13,8 @@ export interface ChatState {
   status?: { text: string; tone: NoticeTone };
   /** A second Ctrl+C now quits. */
   quitArmed: boolean;
+  /** Set while the agent does not answer: why (the chat is retrying). */
+  offline?: string;
 }
 
 /** How long a first Ctrl+C waits for the second, and a footer message stays. */
@@ -76,6 +78,17 @@ export class ChatStore {
   /** A line in a view's transcript from the chat itself. */
   note(key: string, text: string, tone: NoticeTone = 'info'): void {
     this.apply(key, { type: 'note', text, tone });
+  }
+
+  /** The agent's card lists other commands now. */
+  setCommands(commands: Connection['commands']): void {
+    this.update((s) => ({ ...s, commands }));
+  }
+
+  /** The agent does not answer (why), or answers again (undefined). */
+  setOffline(offline: string | undefined): void {
+    if (this.state.offline === offline) return;
+    this.update((s) => ({ ...s, offline }));
   }
 
   setStatus(text: string, tone: NoticeTone): void {

@@ -8,6 +8,9 @@ import {
   taskRefOf,
 } from 'a2a-commands/client';
 import { completeArgument, type ArgumentValues } from 'a2a-commands/client/completion';
+import type { CommandSpec } from 'a2a-commands/client';
+import type { CommandCompletionParams } from 'a2a-commands/client/completion';
+import type { AgentWatchTarget } from './agent-watch.js';
 import type { Connection } from './connection.js';
 import { describeError, isTaskNotFound } from './errors.js';
 import { ChatStore, type ChatState } from './chat-store.js';
@@ -34,8 +37,10 @@ type Session = Pick<Connection, 'client' | 'url' | 'agentName' | 'commands'> &
  * renders `getState()` and calls these methods. Each view is one task; the
  * home view follows the conversation when its task ends and another begins.
  */
-export class ChatController {
+export class ChatController implements AgentWatchTarget {
   private readonly store: ChatStore;
+  /** The completion extension's params, as the card last gave them. */
+  private completion: CommandCompletionParams | undefined;
   /** Per view: the stream of the turn it shows, to stop it on Ctrl+C. */
   private readonly turns = new Map<string, AbortController>();
   private readonly requests = new Set<AbortController>();
@@ -43,7 +48,12 @@ export class ChatController {
   constructor(
     private readonly session: Session,
     resumed?: Task,
+    private readonly hooks: {
+      /** A call could not reach the agent at all (the AgentWatch checks at once). */
+      onUnreachable?: () => void;
+    } = {},
   ) {
+    this.completion = session.completion;
     const home: TaskView = resumed ? viewOf(resumed, HOME) : emptyView(HOME);
     this.store = new ChatStore(session, home);
     if (resumed && isEnded(home)) {
@@ -65,7 +75,7 @@ export class ChatController {
    * offers none, and the composer shows the hint.
    */
   argumentValues = (input: string, signal: AbortSignal): Promise<ArgumentValues | undefined> =>
-    completeArgument(input, this.session.completion, {
+    completeArgument(input, this.completion, {
       fetch: this.session.fetch,
       taskId: this.activeView().taskId,
       signal,
@@ -150,17 +160,42 @@ export class ChatController {
     const existing = this.getState().views[id];
     this.store.activate(id, existing ?? { ...emptyView(id), taskId: id });
     if (existing?.busy) return;
+    await this.reload(id, id);
+  }
+
+  /** AgentWatch: the card lists other commands now; completion and `/` follow them. */
+  commandsChanged(commands: readonly CommandSpec[], completion?: CommandCompletionParams): void {
+    this.completion = completion;
+    this.store.setCommands(commands);
+  }
+
+  /** AgentWatch: the agent does not answer (why), or answers again. */
+  linkChanged(offline: string | undefined): void {
+    this.store.setOffline(offline);
+  }
+
+  /** AgentWatch: the agent is back. The task on screen is read again, and its turn followed. */
+  reconnected(): void {
+    const view = this.activeView();
+    if (view.taskId === undefined || this.turns.has(view.key)) return;
+    this.store.note(view.key, 'Reconnected to the agent.');
+    void this.reload(view.key, view.taskId);
+  }
+
+  /** A view's task read again with GetTask (its turn followed while it runs). */
+  private async reload(key: string, id: string): Promise<void> {
     try {
       const task = await this.request((signal) =>
         this.session.client.getTask({ tenant: '', id, historyLength: undefined }, { signal }),
       );
-      this.store.updateView(id, () => viewOf(task, id));
-      if (isRunning(task.status?.state)) await this.attach(id);
+      this.store.updateView(key, () => viewOf(task, key));
+      if (isRunning(task.status?.state)) await this.attach(key);
     } catch (error) {
+      if (error instanceof TypeError) this.hooks.onUnreachable?.();
       const text = isTaskNotFound(error)
         ? `Task ${shortId(id)} was not found on this agent.`
         : `Could not read task ${shortId(id)}: ${describeError(error)}`;
-      this.store.note(id, text, 'error');
+      this.store.note(key, text, 'error');
     }
   }
 
@@ -327,6 +362,8 @@ export class ChatController {
   }
 
   private fail(key: string, error: unknown): void {
+    // fetch failed: the agent did not answer at all.
+    if (error instanceof TypeError) this.hooks.onUnreachable?.();
     const { taskId } = this.store.view(key);
     const text =
       isTaskNotFound(error) && taskId

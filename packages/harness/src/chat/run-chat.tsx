@@ -3,6 +3,7 @@ import type { Task } from '@a2a-js/sdk';
 import { render } from 'ink';
 import { App } from './components/App.js';
 import type { Connection } from './connection.js';
+import { AgentWatch } from './agent-watch.js';
 import { ChatController } from './controller.js';
 import { filteredInput } from './key-filter.js';
 import { HOME } from './views.js';
@@ -18,7 +19,12 @@ export interface ChatOutcome {
 
 /** Runs the chat in this terminal until the user quits. */
 export async function runChat(connection: Connection, resumed?: Task): Promise<ChatOutcome> {
-  const controller = new ChatController(connection, resumed);
+  const controller: ChatController = new ChatController(connection, resumed, {
+    onUnreachable: () => watch.checkNow(),
+  });
+  // New commands show without a restart; an outage is shown, retried and recovered from.
+  const watch = new AgentWatch(connection.url, connection.card, controller);
+  watch.start();
   const input = filteredInput(process.stdin);
   let restored = false;
   const restore = () => {
@@ -41,6 +47,7 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
     await app.waitUntilExit();
   } finally {
     for (const signal of signals) process.off(signal, stop);
+    watch.close();
     controller.close();
     input.close();
     restore();

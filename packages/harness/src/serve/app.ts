@@ -30,7 +30,14 @@ import { webUiRoutes } from './web-ui.js';
  * echo (SEMANTICS §6).
  */
 const corsHeaders = cors({
-  exposedHeaders: ['A2A-Extensions', 'A2A-Version', LEGACY_HTTP_EXTENSION_HEADER, 'Retry-After'],
+  // ETag: the web chat re-reads the card with If-None-Match to follow its commands.
+  exposedHeaders: [
+    'A2A-Extensions',
+    'A2A-Version',
+    LEGACY_HTTP_EXTENSION_HEADER,
+    'Retry-After',
+    'ETag',
+  ],
   maxAge: 600,
 });
 

@@ -52,14 +52,17 @@ export async function streamAnswer(
   );
   const settings = settingsOf(head.metadata);
   const modelId = settings.model ?? (await catalog.defaultModelId());
+  // Read before the model call: a store error ("driver has already been destroyed"
+  // while the database closes) is the server's, not the model's, so it must not
+  // become the turn's note; the lifecycle ends the turn with the generic one.
+  let history = await store.loadHistory(taskId, context, { from: settings.contextStart });
+  if (!history.some((m) => m.messageId === turnId)) {
+    // Queued before a /clear that now leaves it out: it starts the fresh context alone.
+    const all = await store.loadHistory(taskId, context);
+    history = all.filter((m) => m.messageId === turnId);
+  }
   try {
     const model = await catalog.languageModel(modelId);
-    let history = await store.loadHistory(taskId, context, { from: settings.contextStart });
-    if (!history.some((m) => m.messageId === turnId)) {
-      // Queued before a /clear that now leaves it out: it starts the fresh context alone.
-      const all = await store.loadHistory(taskId, context);
-      history = all.filter((m) => m.messageId === turnId);
-    }
     const result = await streamModelTurn({
       model,
       modelId,

@@ -232,6 +232,9 @@ export class TurnLifecycle {
         { err: error, taskId: turn.taskId },
         'turn failed outside the model call',
       );
+      // Cancel and shutdown write their own ending (a store closing under a shutdown lands here).
+      const aborted = abortReasonOf(turn);
+      if (aborted === 'canceled' || aborted === 'shutdown') return;
       await this.endFailed(turn, context, contextId);
     }
   }

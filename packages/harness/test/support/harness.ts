@@ -20,6 +20,8 @@ export async function startHarness(
     publicUrl?: string;
     apiKeys?: ApiKeys;
     host?: string;
+    /** A fixed port (restarting on the same one); a free one by default. */
+    port?: number;
     logger?: Logger;
     metricsPublic?: boolean;
   } = {},
@@ -27,7 +29,7 @@ export async function startHarness(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
   const running = await serve({
     host: options.host ?? '127.0.0.1',
-    port: 0,
+    port: options.port ?? 0,
     dataDir,
     databaseUrl: options.databaseUrl,
     publicUrl: options.publicUrl,

@@ -10,6 +10,7 @@ import {
 import {
   commandRequestOptions,
   readCommands,
+  refreshCard,
   replyData,
   replyMessageOf,
   sendText,
@@ -37,6 +38,22 @@ export interface Target {
   contextId?: string;
 }
 
+/** The card the chat works from, with what it is read for. */
+interface ShownCard {
+  card: AgentCard;
+  etag: string | undefined;
+  commands: readonly CommandSpec[];
+  completion: CommandCompletionParams | undefined;
+  /** What the chat shows of the card, to tell a change that matters from one that does not. */
+  signature: string;
+}
+
+function shownCard(card: AgentCard, etag: string | undefined): ShownCard {
+  const commands = readCommands(card);
+  const completion = readCompletion(card);
+  return { card, etag, commands, completion, signature: JSON.stringify([commands, completion]) };
+}
+
 /** Pages of ListTasks read per context at most. */
 const MAX_PAGES = 5;
 
@@ -50,12 +67,24 @@ export class AgentSession {
   private constructor(
     readonly url: string,
     readonly client: Client,
-    readonly card: AgentCard,
-    readonly commands: readonly CommandSpec[],
-    /** The command completion extension's params; undefined when the agent does not offer it. */
-    readonly completion: CommandCompletionParams | undefined,
+    private shown: ShownCard,
     private readonly fetchImpl: typeof fetch,
   ) {}
+
+  /** The card, as last read: {@link refreshCard} replaces it when the agent's changes. */
+  get card(): AgentCard {
+    return this.shown.card;
+  }
+
+  /** The commands the card lists. */
+  get commands(): readonly CommandSpec[] {
+    return this.shown.commands;
+  }
+
+  /** The command completion extension's params; undefined when the agent does not offer it. */
+  get completion(): CommandCompletionParams | undefined {
+    return this.shown.completion;
+  }
 
   /**
    * Values for the argument being typed in `input` (the card's choices, or the
@@ -78,6 +107,7 @@ export class AgentSession {
    */
   static async connect(url: string, apiKey?: string): Promise<AgentSession> {
     const fetchImpl = authorizedFetch(apiKey);
+    let etag: string | undefined;
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [
@@ -86,7 +116,13 @@ export class AgentSession {
         ],
         cardResolver: {
           async resolve(baseUrl, path) {
-            const card = await AgentCardResolver.default.resolve(baseUrl, path);
+            const card = path
+              ? await AgentCardResolver.default.resolve(baseUrl, path)
+              : await refreshCard(baseUrl).then((read) => {
+                  if (!read.changed) throw new Error('The agent answered 304 to a first read.');
+                  etag = read.etag;
+                  return read.card;
+                });
             if (!apiKey && requiresApiKey(card)) throw new ApiKeyNeededError();
             return card;
           },
@@ -96,7 +132,24 @@ export class AgentSession {
     const client = await factory.createFromUrl(url);
     // The extended card, when the agent offers one, is the first call with the key.
     const card = await client.getAgentCard();
-    return new AgentSession(url, client, card, readCommands(card), readCompletion(card), fetchImpl);
+    return new AgentSession(url, client, shownCard(card, etag), fetchImpl);
+  }
+
+  /**
+   * Reads the card again, conditionally (its ETag in `If-None-Match`), so an
+   * open chat follows the commands the agent adds or removes. Resolves true
+   * when the commands (or their completion) changed; fails when the agent
+   * cannot be reached, which is how the chat notices an outage. An agent with
+   * an extended card keeps the commands it gave with the key.
+   */
+  async refreshCard(signal?: AbortSignal): Promise<boolean> {
+    const read = await refreshCard(this.url, { etag: this.shown.etag, signal });
+    if (!read.changed) return false;
+    if (this.shown.card.capabilities?.extendedAgentCard) return false;
+    const next = shownCard(read.card, read.etag);
+    const changed = next.signature !== this.shown.signature;
+    this.shown = next;
+    return changed;
   }
 
   /** Sends `text` (a prompt or a command) with SendStreamingMessage. */

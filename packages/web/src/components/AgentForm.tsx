@@ -13,6 +13,7 @@ import type { AgentStatus } from '../state/use-agent.js';
 export function AgentForm({
   url,
   status,
+  offline = false,
   apiKey,
   keyProblem,
   focusKey = 0,
@@ -22,6 +23,8 @@ export function AgentForm({
 }: {
   url: string;
   status: AgentStatus;
+  /** The agent was connected, and does not answer now: it is being tried again. */
+  offline?: boolean;
   /** The key in use for `url`. */
   apiKey?: string;
   /** The agent needs a key and has none, or refused the one sent. */
@@ -92,11 +95,13 @@ export function AgentForm({
           ? 'This agent needs an API key.'
           : keyProblem === 'refused'
             ? 'The agent refused this API key.'
-            : status.kind === 'ready'
-              ? `Connected to ${status.session.card.name}${apiKey ? ' with an API key' : ''}`
-              : status.kind === 'connecting'
-                ? 'Connecting…'
-                : 'Not connected';
+            : status.kind === 'ready' && offline
+              ? `Reconnecting to ${status.session.card.name}…`
+              : status.kind === 'ready'
+                ? `Connected to ${status.session.card.name}${apiKey ? ' with an API key' : ''}`
+                : status.kind === 'connecting'
+                  ? 'Connecting…'
+                  : 'Not connected';
 
   return (
     <form className="agent-form" onSubmit={submit}>
@@ -152,7 +157,8 @@ export function AgentForm({
       </p>
       <p
         id={`${id}status`}
-        className={`agent-status agent-status--${keyProblem ? 'failed' : status.kind}`}
+        className={`agent-status agent-status--${keyProblem ? 'failed' : offline && status.kind === 'ready' ? 'reconnecting' : status.kind}`}
+        role="status"
       >
         <span className="agent-dot" aria-hidden="true" />
         {line}

@@ -146,7 +146,8 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
         },
         (error: unknown) => {
           if (owner.signal.aborted) return;
-          dispatch({ type: 'reset' });
+          // Reading the task on screen again (a reconnect, another tab's turn) keeps what is shown.
+          if (latest.current.transcript.taskId !== taskId) dispatch({ type: 'reset' });
           setLoading(false);
           setProblem(describeError(error, session.url, 'open'));
           if (isTaskNotFound(error)) latest.current.options.onTaskMissing(taskId);

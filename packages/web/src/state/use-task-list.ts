@@ -25,6 +25,8 @@ export function useTaskList(
   const [byCommand, setByCommand] = useState(false);
   const knownRef = useRef(known);
   knownRef.current = known;
+  const listedRef = useRef(listed);
+  listedRef.current = listed;
   const contexts = contextsOf(known).join('\n');
 
   useEffect(() => {
@@ -52,7 +54,9 @@ export function useTaskList(
           } catch {
             // Report the ListTasks error below: it says more.
           }
-          return { tasks: [], byCommand: false, error };
+          // During an outage the last listing stays: sub-tasks keep their place under their parents.
+          const kept = listedRef.current.filter((task) => task.contextId === contextId);
+          return { tasks: kept, byCommand: false, error };
         }
       }),
     ).then((results) => {

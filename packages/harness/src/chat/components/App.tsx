@@ -142,7 +142,13 @@ export function App({ controller }: AppProps) {
     (state.commands.length > 0 ? `, or / for its ${state.commands.length} commands.` : '.');
   return (
     <Box flexDirection="column" width={columns} height={rows - 1}>
-      <Header agentName={state.agentName} url={state.url} view={view} width={columns} />
+      <Header
+        agentName={state.agentName}
+        url={state.url}
+        view={view}
+        width={columns}
+        offline={state.offline}
+      />
       <Transcript
         entries={view.entries}
         scroll={scroll}

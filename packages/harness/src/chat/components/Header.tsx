@@ -7,10 +7,12 @@ export interface HeaderProps {
   url: string;
   view: TaskView;
   width: number;
+  /** Set while the agent does not answer: why. */
+  offline?: string;
 }
 
 /** One line: the agent's name, where it is, and the task on screen. */
-export function Header({ agentName, url, view, width }: HeaderProps) {
+export function Header({ agentName, url, view, width, offline }: HeaderProps) {
   const task = view.taskId
     ? `task ${shortId(view.taskId)} · ${stateWords(view.state)}`
     : 'new conversation';
@@ -21,6 +23,7 @@ export function Header({ agentName, url, view, width }: HeaderProps) {
           ◆ {agentName}
         </Text>
         <Text dimColor> · {url} · </Text>
+        {offline !== undefined && <Text color="yellow">not answering, reconnecting… · </Text>}
         {view.key === HOME ? (
           <Text dimColor>{task}</Text>
         ) : (

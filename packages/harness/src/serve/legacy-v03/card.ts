@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import type { CommandsCard } from 'a2a-commands';
+import { matchesIfNoneMatch } from 'a2a-commands/express';
 import type { RequestHandler } from 'express';
 import { requestsLegacyVersion } from './version.js';
 
@@ -72,7 +73,7 @@ export function legacyCardRoute(card: CommandsCard): RequestHandler {
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'no-cache');
     res.vary('Accept-Encoding');
-    if (req.fresh) {
+    if (matchesIfNoneMatch(req, etag)) {
       res.status(304).end();
       return;
     }
