@@ -1,3 +1,4 @@
+export { CARD_REFRESH_MS, reconnectDelayMs } from './agent-link.js';
 export type {
   AgentEntry,
   AnswerStatus,

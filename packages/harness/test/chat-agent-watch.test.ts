@@ -45,7 +45,10 @@ afterAll(async () => {
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out waiting for ${what}: ${JSON.stringify(controller.getState().views)}`,
+      );
     await sleep(25);
   }
 }

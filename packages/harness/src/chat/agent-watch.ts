@@ -1,18 +1,10 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import { readCommands, refreshCard, type CommandSpec } from 'a2a-commands/client';
 import { readCompletion, type CommandCompletionParams } from 'a2a-commands/client/completion';
+import { CARD_REFRESH_MS, reconnectDelayMs } from 'a2a-chat-core';
 import { describeError } from './errors.js';
 
-/** How often the card is read again while the agent answers. */
-export const CARD_REFRESH_MS = 12_000;
-/** After an outage is noticed: the first retry, doubling up to the cap. */
-const FIRST_RETRY_MS = 500;
-const MAX_RETRY_MS = 8_000;
-
-/** How long to wait before try number `attempt` (0 for the first) to reach an agent that is down. */
-export function reconnectDelayMs(attempt: number): number {
-  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempt));
-}
+export { CARD_REFRESH_MS, reconnectDelayMs } from 'a2a-chat-core';
 
 /** What the watch tells the chat. */
 export interface AgentWatchTarget {

@@ -178,17 +178,20 @@ export class ChatController implements AgentWatchTarget {
   reconnected(): void {
     const view = this.activeView();
     if (view.taskId === undefined || this.turns.has(view.key)) return;
-    this.store.note(view.key, 'Reconnected to the agent.');
-    void this.reload(view.key, view.taskId);
+    void this.reload(view.key, view.taskId, 'Reconnected to the agent.');
   }
 
-  /** A view's task read again with GetTask (its turn followed while it runs). */
-  private async reload(key: string, id: string): Promise<void> {
+  /**
+   * A view's task read again with GetTask (its turn followed while it runs);
+   * `note` goes after what was read, which replaces the view's entries.
+   */
+  private async reload(key: string, id: string, note?: string): Promise<void> {
     try {
       const task = await this.request((signal) =>
         this.session.client.getTask({ tenant: '', id, historyLength: undefined }, { signal }),
       );
       this.store.updateView(key, () => viewOf(task, key));
+      if (note) this.store.note(key, note);
       if (isRunning(task.status?.state)) await this.attach(key);
     } catch (error) {
       if (error instanceof TypeError) this.hooks.onUnreachable?.();
