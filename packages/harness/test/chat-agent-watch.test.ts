@@ -11,11 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentWatch, reconnectDelayMs } from '../src/chat/agent-watch.js';
-import { Header } from '../src/chat/components/Header.js';
-import { connect, type Connection } from '../src/chat/connection.js';
-import { ChatController } from '../src/chat/controller.js';
-import { HOME } from '../src/chat/views.js';
+import { connect, type Connection } from 'a2a-terminal-chat';
+import { AgentWatch, ChatController, Header, HOME, reconnectDelayMs } from 'a2a-terminal-chat/ui';
 import { startHarness, type TestHarness } from './support/harness.js';
 
 let harness: TestHarness;

@@ -11,8 +11,8 @@ import { gzipSync } from 'node:zlib';
 import { SendMessageResponse, StreamResponse } from '@a2a-js/sdk';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { sendOutcome } from '../src/chat/send-result.js';
-import { applyEvent, type Entry } from '../src/chat/transcript.js';
+import { sendOutcome } from 'a2a-terminal-chat';
+import { applyEvent, type Entry } from 'a2a-terminal-chat/ui';
 import {
   deepJson,
   envelope,

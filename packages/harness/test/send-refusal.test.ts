@@ -4,7 +4,7 @@
  * failure to send (1). The refusal is the library's `{"error": {code, message}}`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUSED_EXIT_CODE } from '../src/cli/send-command.js';
+import { REFUSED_EXIT_CODE } from 'a2a-terminal-chat';
 import { startHarness, type TestHarness } from './support/harness.js';
 import { runSend as send } from './support/send-cli.js';
 

@@ -1,13 +1,12 @@
 import { Command } from 'commander';
-import { chatCommand } from './chat-command.js';
-import { sendCommand } from './send-command.js';
+import { chatCommand, sendCommand } from 'a2a-terminal-chat';
 import { serveCommand } from './serve-command.js';
 
 const program = new Command('a2a-harness')
   .description('An A2A 1.0 agent server with real models, durable tasks and slash commands')
   .version('0.1.0')
   .addCommand(serveCommand(), { isDefault: true })
-  .addCommand(chatCommand())
-  .addCommand(sendCommand());
+  .addCommand(chatCommand({ program: 'a2a-harness' }))
+  .addCommand(sendCommand({ program: 'a2a-harness' }));
 
 await program.parseAsync(process.argv);

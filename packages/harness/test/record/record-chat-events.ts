@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { streamText } from 'a2a-commands/client';
-import { connect } from '../../src/chat/connection.js';
+import { connect } from 'a2a-terminal-chat';
 import { startHarness } from '../support/harness.js';
 
 type Step =

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { sendCommand } from '../../src/cli/send-command.js';
+import { sendCommand } from 'a2a-terminal-chat';
 
 /** `a2a-harness send ...` in this process: what it printed and its exit code. */
 export async function runSend(...args: string[]) {
@@ -13,7 +13,7 @@ export async function runSend(...args: string[]) {
     .mockImplementation((chunk) => ((stderr += String(chunk)), true));
   process.exitCode = undefined;
   try {
-    await sendCommand().exitOverride().parseAsync(args, { from: 'user' });
+    await sendCommand({ program: 'a2a-harness' }).exitOverride().parseAsync(args, { from: 'user' });
     return { stdout, stderr, code: process.exitCode ?? 0 };
   } finally {
     out.mockRestore();

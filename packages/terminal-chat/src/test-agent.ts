@@ -9,7 +9,7 @@ import {
 import type { Client, RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { isTerminalState, parseCommandText, type CommandSpec } from 'a2a-commands/client';
-import { SETTINGS_KEY } from '../settings.js';
+import { HARNESS_METADATA_KEY } from 'a2a-commands';
 import type { Connection } from './connection.js';
 import { agentMessage, chunk } from './test-events.js';
 
@@ -217,7 +217,9 @@ export class FakeAgent {
     if (signal?.aborted) return;
     // Like the harness: /stop keeps the answer so far, marked stopped, and the task goes on.
     const answer = stopped()
-      ? agentMessage(`You said: ${text}`, { metadata: { [SETTINGS_KEY]: { stopped: true } } })
+      ? agentMessage(`You said: ${text}`, {
+          metadata: { [HARNESS_METADATA_KEY]: { stopped: true } },
+        })
       : agentMessage(`You said: ${text}`);
     Object.assign(answer, ids);
     target.history.push(answer);

@@ -1,14 +1,18 @@
 import { Command } from 'commander';
 import { apiKeyOption } from './api-key-option.js';
-import { ChatError, connect, DEFAULT_AGENT_URL, loadTask } from '../chat/connection.js';
-import { sanitizeLine } from '../chat/sanitize.js';
+import { ChatError, connect, DEFAULT_AGENT_URL, loadTask } from '../connection.js';
+import { sanitizeLine } from '../sanitize.js';
 
-function fail(message: string): void {
-  process.stderr.write(`a2a-harness chat: ${message}\n`);
-  process.exitCode = 1;
+/** How the chat is run, for its messages: `a2a-chat`, or a program that embeds it, e.g. `a2a-harness`. */
+export interface CliNames {
+  program?: string;
 }
 
-export function chatCommand(): Command {
+export function chatCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
+  const fail = (message: string): void => {
+    process.stderr.write(`${program} chat: ${message}\n`);
+    process.exitCode = 1;
+  };
   return new Command('chat')
     .description('chat with an A2A agent in this terminal, with / completion for its commands')
     .argument('[url]', "the agent's base URL", DEFAULT_AGENT_URL)
@@ -16,7 +20,7 @@ export function chatCommand(): Command {
     .addOption(apiKeyOption())
     .action(async (url: string, options: { task?: string; apiKey?: string }) => {
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
-        fail('needs a terminal; in scripts, use `a2a-harness send [url] "text"`.');
+        fail(`needs a terminal; in scripts, use \`${program} send [url] "text"\`.`);
         return;
       }
       let outcome: { taskId?: string };
@@ -29,7 +33,7 @@ export function chatCommand(): Command {
         delete process.env.CI;
         delete process.env.CONTINUOUS_INTEGRATION;
         // Loaded here so that `send` and `serve` never load React.
-        const { runChat } = await import('../chat/run-chat.js');
+        const { runChat } = await import('../run-chat.js');
         outcome = await runChat(connection, resumed);
       } catch (error) {
         fail(error instanceof ChatError ? error.message : String(error));
@@ -39,7 +43,7 @@ export function chatCommand(): Command {
         // The id is the agent's: printed only once it can drive nothing.
         const taskId = sanitizeLine(outcome.taskId);
         process.stdout.write(
-          `Task ${taskId}. Resume it with: a2a-harness chat ${agentUrl} --task ${taskId}\n`,
+          `Task ${taskId}. Resume it with: ${program} chat ${agentUrl} --task ${taskId}\n`,
         );
       }
       // Keep-alive sockets of the agent's connection would hold the process a few seconds more.

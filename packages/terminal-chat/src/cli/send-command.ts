@@ -3,15 +3,11 @@ import type { Message, Task } from '@a2a-js/sdk';
 import { replyErrorOf, sendText } from 'a2a-commands/client';
 import { Command } from 'commander';
 import { apiKeyOption } from './api-key-option.js';
-import { ChatError, connect, DEFAULT_AGENT_URL } from '../chat/connection.js';
-import { describeError, isTaskNotFound } from '../chat/errors.js';
-import { sanitizeLine } from '../chat/sanitize.js';
-import { sendOutcome, sendResultJson } from '../chat/send-result.js';
-
-function fail(message: string): void {
-  process.stderr.write(`a2a-harness send: ${message}\n`);
-  process.exitCode = 1;
-}
+import type { CliNames } from './chat-command.js';
+import { ChatError, connect, DEFAULT_AGENT_URL } from '../connection.js';
+import { describeError, isTaskNotFound } from '../errors.js';
+import { sanitizeLine } from '../sanitize.js';
+import { sendOutcome, sendResultJson } from '../send-result.js';
 
 /** The exit code when the reply is a command's refusal: scripts can tell it from a reply (0) and a failure (1). */
 export const REFUSED_EXIT_CODE = 2;
@@ -28,7 +24,11 @@ async function argumentsOf(
   return { url, text };
 }
 
-export function sendCommand(): Command {
+export function sendCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
+  const fail = (message: string): void => {
+    process.stderr.write(`${program} send: ${message}\n`);
+    process.exitCode = 1;
+  };
   return new Command('send')
     .description(
       'send one message or command to an A2A agent, print the reply (command reply or answer) and exit',
@@ -76,7 +76,7 @@ export function sendCommand(): Command {
         const refusal = replyErrorOf(result);
         if (refusal) {
           process.stderr.write(
-            `a2a-harness send: /${sanitizeLine(outcome.command ?? '')} refused (${refusal.code})\n`,
+            `${program} send: /${sanitizeLine(outcome.command ?? '')} refused (${refusal.code})\n`,
           );
           process.exitCode = REFUSED_EXIT_CODE;
         }
