@@ -1,7 +1,7 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { HARNESS_METADATA_KEY } from 'a2a-commands/client';
 import { describe, expect, it } from 'vitest';
-import { agentMessage, chunk, commandReply, status, task, userMessage } from '../test/events.js';
+import { agentMessage, chunk, commandReply, status, task, userMessage } from './testing.js';
 import { answerStatus, type Entry } from './entries.js';
 import { emptyTranscript, latestTaskRef, TranscriptCore, type Transcript } from './transcript.js';
 

@@ -2,7 +2,7 @@ import { TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatController } from './controller.js';
 import { COMMANDS_WITHOUT_STOP, FakeAgent, HARNESS_COMMANDS } from './test-agent.js';
-import { task, userMessage, agentMessage } from './test-events.js';
+import { task, userMessage, agentMessage } from 'a2a-chat-core/testing';
 import { HOME } from './views.js';
 
 let controller: ChatController | undefined;

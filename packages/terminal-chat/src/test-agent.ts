@@ -11,7 +11,7 @@ import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors
 import { isTerminalState, parseCommandText, type CommandSpec } from 'a2a-commands/client';
 import { HARNESS_METADATA_KEY } from 'a2a-commands';
 import type { Connection } from './connection.js';
-import { agentMessage, chunk } from './test-events.js';
+import { agentMessage, chunk } from 'a2a-chat-core/testing';
 
 /** The harness's commands that the chat treats specially, as its card lists them. */
 export const HARNESS_COMMANDS: CommandSpec[] = [

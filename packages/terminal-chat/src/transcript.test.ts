@@ -1,6 +1,13 @@
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { agentMessage, chunk, commandReply, status, task, userMessage } from './test-events.js';
+import {
+  agentMessage,
+  chunk,
+  commandReply,
+  status,
+  task,
+  userMessage,
+} from 'a2a-chat-core/testing';
 import { emptyTranscript, MAX_ENTRIES, transcripts, type Transcript } from './transcript.js';
 
 /*

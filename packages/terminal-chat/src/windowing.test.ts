@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandReply } from './test-events.js';
+import { commandReply } from 'a2a-chat-core/testing';
 import { applyEvent, type Entry } from './transcript.js';
 
 function userEntry(text: string): Entry {

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commandReply, chunk } from '../test-events.js';
+import { commandReply, chunk } from 'a2a-chat-core/testing';
 import { applyEvent, type Entry } from '../transcript.js';
 import { frame, renderInk, type Rendered } from '../test-ink.js';
 import { EntryView } from './EntryView.js';

@@ -1,6 +1,9 @@
 import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 
-/** Builders for the A2A objects a chat reads, as the SDK's client hands them over. */
+/**
+ * `a2a-chat-core/testing`: builders for the A2A objects a chat reads, as the
+ * SDK's client hands them over, for the tests of any client on the core.
+ */
 
 export function agentMessage(
   text: string,
