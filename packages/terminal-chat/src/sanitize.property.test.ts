@@ -7,7 +7,7 @@
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nastyText } from './test-nasty-text.js';
+import { nastyText } from './testing.js';
 import { sendOutcome, sendResultJson } from './send-result.js';
 import { escapeJson, sanitizeChunk, sanitizeLine, sanitizeText } from './sanitize.js';
 import { shortId } from './views.js';

@@ -1,15 +1,16 @@
 /**
- * fast-check text for the sanitizer's property test: anything an agent could
- * send, with escape sequences, controls, bidi characters and lone surrogates.
- * The same generator as the harness's protocol tests (packages/harness/test/support/protocol-arbitraries.ts).
+ * `a2a-terminal-chat/testing`: fast-check text for property tests (needs
+ * fast-check): anything an agent or a client could send, with escape
+ * sequences, controls, bidi characters and lone surrogates. The sanitizer's
+ * tests use it, and so do the harness's protocol tests.
  */
 import fc from 'fast-check';
 
 /** Any UTF-16 unit: lone surrogates, C0 and C1 controls, DEL, NUL included. */
-const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+export const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
 
 /** Pieces a terminal or a parser may act on. */
-const trickyPiece = fc.constantFrom(
+export const trickyPiece = fc.constantFrom(
   '\u001b[2J', // clear screen
   '\u001b[31m', // red
   '\u001b]0;pwned\u0007', // window title (OSC, BEL)
