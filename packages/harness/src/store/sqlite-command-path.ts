@@ -1,4 +1,4 @@
-import { TaskState, TaskStatus, taskStateToJSON, type Message, type Task } from '@a2a-js/sdk';
+import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
@@ -181,11 +181,7 @@ export class SqliteCommandPath {
         message: statusMessage,
         timestamp: new Date().toISOString(),
       };
-      const statusColumns = [
-        Date.parse(status.timestamp!),
-        taskStateToJSON(status.state),
-        JSON.stringify(TaskStatus.toJSON(status)),
-      ] as const;
+      const statusColumns = statusColumnsOf(status);
       if (effects.metadata) {
         head.metadata = withoutReplyTags(effects.metadata(structuredClone(head.metadata ?? {})));
         this.updateStatusAndMetadata.run(
