@@ -20,6 +20,15 @@ describe('config file', () => {
     expect(parseConfig('{"offline": {"latencyMs": 5}}', 'harness.json').offline?.latencyMs).toBe(5);
   });
 
+  it('turns.modelWorker is a boolean', () => {
+    expect(parseConfig('{"turns": {"modelWorker": false}}', 'h.json').turns?.modelWorker).toBe(
+      false,
+    );
+    expect(() => parseConfig('{"turns": {"modelWorker": "no"}}', 'h.json')).toThrow(
+      /\/turns\/modelWorker/,
+    );
+  });
+
   it('an empty file is an empty config', () => {
     expect(parseConfig('', 'empty.yaml')).toEqual({});
   });

@@ -38,3 +38,12 @@ export {
   type StreamModelTurnOptions,
 } from './stream-turn.js';
 export { closeMatches, editDistance } from './suggest.js';
+export {
+  InLoopModelStreams,
+  streamGrouped,
+  type ModelStreamRequest,
+  type ModelStreams,
+  type OnAnswerChunk,
+} from './model-streams.js';
+export { WorkerModelStreams } from './worker-streams.js';
+export { DEFAULT_CHUNKING, type ChunkingOptions } from './answer-chunks.js';

@@ -49,7 +49,7 @@ export class ModelTimeoutError extends Error {
   constructor(
     readonly which: keyof ModelTimeouts,
     modelId: string,
-    ms: number,
+    readonly ms: number,
   ) {
     const what = {
       firstByteMs: `sent nothing for ${seconds(ms)} after it was called`,
@@ -64,7 +64,8 @@ function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-function abortedError(signal: AbortSignal): Error {
+/** What a turn aborted by `signal` rejects with: the abort reason when it is an abort error. */
+export function abortedError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error && reason.name === 'AbortError') return reason;
   return new ModelAbortError('the model turn was aborted', { cause: reason });

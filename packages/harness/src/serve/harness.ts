@@ -12,7 +12,13 @@ import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
 import { NO_METRICS, type HarnessMetrics } from '../metrics/harness-metrics.js';
 import { MeteredRequestHandler } from '../metrics/metered-handler.js';
-import { createModelCatalog, type ModelCatalog } from '../models/index.js';
+import {
+  createModelCatalog,
+  InLoopModelStreams,
+  WorkerModelStreams,
+  type ModelCatalog,
+  type ModelStreams,
+} from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { DEFAULT_TURN_OPTIONS } from '../turns/turn-options.js';
 import { requestLog } from '../request-scope.js';
@@ -121,14 +127,17 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const shutdown = new AbortController();
 
   const events = new TaskEvents(cluster?.turnRelay);
+  const turnOptions = { ...DEFAULT_TURN_OPTIONS, ...config.turns };
+  const streams = modelStreams(catalog, turnOptions.modelWorker, options);
   const turns = new TurnLifecycle({
     store,
     catalog,
+    streams,
     events,
     logger,
     scheduler: cluster?.scheduler,
     maxQueuedPerTask: limits.queuedPerTask,
-    options: { ...DEFAULT_TURN_OPTIONS, ...config.turns },
+    options: turnOptions,
     metrics,
   });
   if (!cluster) {
@@ -215,9 +224,27 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     async close() {
       shutdown.abort();
       await turns.shutdown(INTERRUPTED_BY_SHUTDOWN);
+      await streams.close();
       await cluster?.close();
       await custom.close();
       await database.close();
     },
   };
+}
+
+/**
+ * Answers stream on a worker thread unless the config says otherwise, or a
+ * test injects `fetch` (a function cannot cross to another thread).
+ */
+function modelStreams(
+  catalog: ModelCatalog,
+  onWorker: boolean,
+  options: HarnessOptions,
+): ModelStreams {
+  if (!onWorker || options.fetch) return new InLoopModelStreams(catalog);
+  const { offline, providers } = options.config;
+  return new WorkerModelStreams(catalog, {
+    config: { offline, providers },
+    env: { ...(options.env ?? process.env) },
+  });
 }

@@ -2,11 +2,15 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import { secondsSince, type HarnessMetrics } from '../metrics/harness-metrics.js';
-import { isAbortError, streamModelTurn, type ModelCatalog } from '../models/index.js';
+import {
+  InLoopModelStreams,
+  isAbortError,
+  type ModelCatalog,
+  type ModelStreams,
+} from '../models/index.js';
 import { requestLog } from '../request-scope.js';
 import { settingsOf } from '../settings.js';
 import type { HarnessTaskStore } from '../store/index.js';
-import { AnswerChunker } from './answer-chunks.js';
 import { modelContext } from './model-context.js';
 import type { TaskEvents } from './task-events.js';
 import { abortReasonOf, type Turn } from './turn.js';
@@ -19,6 +23,8 @@ export interface ModelTurnDeps {
   metrics?: Pick<HarnessMetrics, 'firstToken' | 'modelError'>;
   store: HarnessTaskStore;
   catalog: ModelCatalog;
+  /** Where answers stream; on this thread when absent. */
+  streams?: ModelStreams;
   events: TaskEvents;
   logger: Logger;
   options?: TurnOptions;
@@ -41,15 +47,17 @@ export async function streamAnswer(
   const { taskId, turnId } = turn;
   const task = { id: taskId, contextId: head.contextId };
   const options = deps.options ?? DEFAULT_TURN_OPTIONS;
-  const chunker = new AnswerChunker(
-    (text, first) =>
-      events.publish(taskId, {
-        event: answerChunk(task, turnId, text, { first, last: false }),
-        turnId,
-        final: false,
-      }),
-    options,
-  );
+  // What the turn's open streams were sent: the answer so far, kept when it is stopped.
+  let published = '';
+  const publish = (text: string, first: boolean) => {
+    if (first) metrics?.firstToken(secondsSince(started));
+    published += text;
+    events.publish(taskId, {
+      event: answerChunk(task, turnId, text, { first, last: false }),
+      turnId,
+      final: false,
+    });
+  };
   const settings = settingsOf(head.metadata);
   const modelId = settings.model ?? (await catalog.defaultModelId());
   // Read before the model call: a store error ("driver has already been destroyed"
@@ -62,21 +70,20 @@ export async function streamAnswer(
     history = all.filter((m) => m.messageId === turnId);
   }
   try {
-    const model = await catalog.languageModel(modelId);
-    const result = await streamModelTurn({
-      model,
-      modelId,
-      system: settings.system,
-      messages: modelContext(history, turnId),
-      signal: turn.abort.signal,
-      onDelta: (text) => {
-        if (chunker.text === '') metrics?.firstToken(secondsSince(started));
-        chunker.push(text);
+    const streams = deps.streams ?? new InLoopModelStreams(catalog);
+    const result = await streams.stream(
+      {
+        modelId,
+        system: settings.system,
+        messages: modelContext(history, turnId),
+        timeouts: options,
+        maxAnswerChars: options.answerChars,
+        chunking: options,
       },
-      timeouts: options,
-      maxAnswerChars: options.answerChars,
-    });
-    if (chunker.close()) {
+      turn.abort.signal,
+      publish,
+    );
+    if (published !== '') {
       events.publish(taskId, {
         event: answerChunk(task, turnId, '', { first: false, last: true }),
         turnId,
@@ -85,9 +92,8 @@ export async function streamAnswer(
     }
     return { kind: 'finished', text: result.text, usage: result.usage, cut: result.cut };
   } catch (error) {
-    chunker.discard();
     const aborted = abortReasonOf(turn);
-    if (aborted === 'stopped') return { kind: 'stopped', text: chunker.text };
+    if (aborted === 'stopped') return { kind: 'stopped', text: published };
     if (aborted && isAbortError(error)) return undefined;
     const reason = error instanceof Error ? error.message : String(error);
     requestLog(context, logger).warn({ taskId, modelId, err: reason }, 'model turn failed');

@@ -16,7 +16,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import type { HarnessMetrics, TurnEnding as EndingLabel } from '../metrics/harness-metrics.js';
-import type { ModelCatalog } from '../models/index.js';
+import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
@@ -31,6 +31,8 @@ import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
 export interface TurnLifecycleOptions {
   store: HarnessTaskStore;
   catalog: ModelCatalog;
+  /** Where answers stream; on this thread when absent. */
+  streams?: ModelStreams;
   events: TaskEvents;
   logger: Logger;
   /** Ordinary messages allowed to wait behind a running turn, per task. */
