@@ -20,7 +20,7 @@ import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/serve
 import express from 'express';
 import { createOfflineModel, streamModelTurn } from '../../packages/harness/src/models/index.js';
 import { HarnessTaskStore, openDatabase } from '../../packages/harness/src/store/index.js';
-import { AnswerChunker } from '../../packages/harness/src/turns/answer-chunks.js';
+import { AnswerChunker } from '../../packages/harness/src/models/answer-chunks.js';
 import { answerArtifact } from '../../packages/harness/src/turns/turn-events.js';
 import { DEFAULT_TURN_OPTIONS } from '../../packages/harness/src/turns/turn-options.js';
 
