@@ -52,6 +52,10 @@ export function checkListTasksRequest(params: ListTasksRequest): void {
       'status must be one of the task states, such as TASK_STATE_WORKING.',
     );
   }
+  // No context id holds a NUL (refused as messages come in), and PostgreSQL cannot be asked for one.
+  if (params.contextId?.includes('\u0000')) {
+    throw new RequestMalformedError('contextId must not contain a NUL character (U+0000).');
+  }
   const after = params.statusTimestampAfter;
   if (after !== undefined && after !== '' && !isRfc3339Timestamp(after)) {
     throw new RequestMalformedError(

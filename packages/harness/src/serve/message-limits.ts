@@ -1,12 +1,15 @@
 import type {
+  CancelTaskRequest,
+  GetTaskRequest,
   ListTasksRequest,
   ListTasksResponse,
   Message,
   SendMessageRequest,
   StreamResponse,
+  SubscribeToTaskRequest,
   Task,
 } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { ForwardingHandler } from './forwarding-handler.js';
 import type { Limits } from '../config/limits.js';
@@ -79,6 +82,24 @@ export class MessageLimitsHandler extends ForwardingHandler {
     yield* this.inner.sendMessageStream(params, context);
   }
 
+  override async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    refuseUnstorableTaskId(params.id);
+    return this.inner.getTask(params, context);
+  }
+
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    refuseUnstorableTaskId(params.id);
+    return this.inner.cancelTask(params, context);
+  }
+
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    refuseUnstorableTaskId(params.id);
+    yield* this.inner.resubscribe(params, context);
+  }
+
   override async listTasks(
     params: ListTasksRequest,
     context: ServerCallContext,
@@ -86,4 +107,9 @@ export class MessageLimitsHandler extends ForwardingHandler {
     checkListTasksRequest(params);
     return this.inner.listTasks(params, context);
   }
+}
+
+/** No task id holds a NUL (they are refused as they come in), and PostgreSQL cannot be asked for one. */
+function refuseUnstorableTaskId(id: string): void {
+  if (id.includes('\u0000')) throw new TaskNotFoundError(`Task not found: ${JSON.stringify(id)}`);
 }

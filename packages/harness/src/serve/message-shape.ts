@@ -74,6 +74,11 @@ export function checkMessageContent(
     ...message.referenceTaskIds.map((id): [string, string] => ['referenceTaskIds', id]),
   ];
   for (const [field, id] of ids) {
+    // PostgreSQL's text cannot hold U+0000: refused on every database alike.
+    if (id.includes('\u0000'))
+      throw new RequestMalformedError(
+        `message.${field} must not contain a NUL character (U+0000).`,
+      );
     if (id.length > limits.idChars)
       throw new RequestMalformedError(
         `message.${field} is longer than ${limits.idChars} characters (limits.idChars).`,
