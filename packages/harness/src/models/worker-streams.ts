@@ -10,6 +10,9 @@ import {
 } from './stream-messages.js';
 import { abortedError, type ModelTurnResult } from './stream-turn.js';
 
+/** The stream worker's young generation, in MB: larger than V8's default. */
+const YOUNG_GENERATION_MB = 64;
+
 interface Pending {
   modelId: string;
   onChunk: OnAnswerChunk;
@@ -122,7 +125,12 @@ export class WorkerModelStreams implements ModelStreams {
  * `--conditions=a2a-source`), the TypeScript file through tsx.
  */
 function spawnStreamWorker(setup: StreamWorkerSetup): Worker {
-  const options = { workerData: setup };
+  const options = {
+    workerData: setup,
+    // Streams of many turns at once make short-lived garbage fast: a larger young
+    // generation cut the CPU of an offline turn, 32 at once, by about a fifth.
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  };
   if (!import.meta.url.endsWith('.ts')) {
     return new Worker(new URL('./stream-worker.js', import.meta.url), options);
   }
