@@ -9,6 +9,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Request, Response } from 'express';
+import { answerJson } from './json-answer.js';
 
 export interface TransportParts {
   requestHandler: A2ARequestHandler;
@@ -49,7 +50,7 @@ export function transportCall(
       if (context.activatedExtensions) {
         res.setHeader(HTTP_EXTENSION_HEADER, Array.from(context.activatedExtensions));
       }
-      res.status(200).json(answer);
+      answerJson(res, 200, answer);
     } catch (error) {
       // As the SDK's route reports and answers an error outside its transport.
       console.error('Unhandled error in JSON-RPC POST handler:', error);
