@@ -44,13 +44,18 @@ export function jsonRpcLane(options: JsonRpcLaneOptions): RequestListener {
   const bodyBytes = harness.limits.bodyBytes;
   const [, , bodyRefusal] = jsonRpcBody(bodyBytes);
   const readBody: Step = (req, res, next) =>
-    readJsonBody(req).then(
-      (body) => {
-        req.body = body;
-        next();
-      },
-      (error: unknown) => bodyRefusal(error, req, res, next),
-    );
+    readJsonBody(req, (error, body) => {
+      if (error) {
+        try {
+          bodyRefusal(error, req, res, next);
+        } catch (thrown) {
+          next(thrown);
+        }
+        return;
+      }
+      req.body = body;
+      next();
+    });
   const parts = {
     requestHandler: harness.requestHandler,
     contextBuilder: harness.contextBuilder,
