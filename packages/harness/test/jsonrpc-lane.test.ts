@@ -6,7 +6,7 @@
  * served by the side this test expects (the lane, or Express behind it).
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { COMMANDS_EXTENSION_URI } from 'a2a-commands';
 import type { Express } from 'express';
@@ -300,6 +300,40 @@ describe('the JSON-RPC lane answers as the Express app does', () => {
     }
     expect(statuses.lane).toEqual(statuses.plain);
     expect(statuses.lane).toContain(429);
+  });
+
+  it('a client that leaves mid-body: nothing answered, the server goes on', async () => {
+    const toExpress = lane.toExpress;
+    for (const s of [plain, lane]) {
+      const { hostname, port } = new URL(s.url);
+      const socket = net.connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        [
+          'POST /a2a/jsonrpc HTTP/1.1',
+          `Host: ${hostname}:${port}`,
+          'A2A-Version: 1.0',
+          'Content-Type: application/json',
+          `Authorization: Bearer ${KEY}`,
+          'X-Request-Id: leaves-mid-body',
+          'Content-Length: 100',
+          '',
+          '{"jsonrpc":',
+        ].join('\r\n'),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(lane.toExpress).toBe(toExpress);
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ListTasks', params: {} });
+    for (const s of [plain, lane]) {
+      const answer = await rawRequest(s.url, 'POST', '/a2a/jsonrpc', AUTHED, list);
+      expect(answer.status).toBe(200);
+    }
+    const left = (s: Side) => s.lines.filter((line) => line.requestId === 'leaves-mid-body');
+    expect(left(lane).map(comparableLine)).toEqual(left(plain).map(comparableLine));
+    expect(left(lane)).toHaveLength(1);
   });
 
   it('logs the same lines', async () => {
