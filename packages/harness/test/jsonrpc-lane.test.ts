@@ -270,6 +270,18 @@ const CASES: Case[] = [
     inLane: false,
   },
   { name: 'GET', method: 'GET', headers: AUTHED, body: '', inLane: false },
+  {
+    name: 'an empty body',
+    headers: { ...AUTHED, 'Content-Length': '0' },
+    body: '',
+    inLane: false,
+  },
+  {
+    name: 'a body that says it is gzipped',
+    headers: { ...AUTHED, 'Content-Encoding': 'gzip' },
+    body: send('/help'),
+    inLane: false,
+  },
 ];
 
 describe('the JSON-RPC lane answers as the Express app does', () => {
@@ -300,6 +312,24 @@ describe('the JSON-RPC lane answers as the Express app does', () => {
     }
     expect(statuses.lane).toEqual(statuses.plain);
     expect(statuses.lane).toContain(429);
+    // One set of buckets a caller, whichever door: a browser's call (Express) is refused too.
+    const toExpress = lane.toExpress;
+    const viaExpress = await rawRequest(
+      lane.url,
+      'POST',
+      '/a2a/jsonrpc',
+      { ...AUTHED, Origin: 'http://example.test' },
+      send('/help'),
+    );
+    expect(lane.toExpress).toBe(toExpress + 1);
+    expect(viaExpress.status).toBe(429);
+    await rawRequest(
+      plain.url,
+      'POST',
+      '/a2a/jsonrpc',
+      { ...AUTHED, Origin: 'http://example.test' },
+      send('/help'),
+    );
   });
 
   it('a client that leaves mid-body: nothing answered, the server goes on', async () => {
