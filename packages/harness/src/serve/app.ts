@@ -56,6 +56,8 @@ export function createApp(
   harness: Harness,
   logger: Logger,
   observe?: { metrics: PrometheusMetrics; metricsPublic: boolean },
+  // Shared with the JSON-RPC lane (serve.ts): one set of buckets a caller.
+  rateLimiter = new RateLimiter(harness.limits, harness.registry),
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -84,7 +86,6 @@ export function createApp(
   app.use(REST_PATH, restBody(harness.limits.bodyBytes), restGuard);
   // A2A 0.3 beside 1.0: fixes in front of the SDK's compat layer (legacyCompat).
   app.use(legacyV03Front(harness.card));
-  const rateLimiter = new RateLimiter(harness.limits, harness.registry);
   if (rateLimiter.active) {
     app.use(JSONRPC_PATH, rateLimiter.jsonRpc);
     app.use(REST_PATH, rateLimiter.rest);

@@ -7,6 +7,8 @@ import { resolveLimits } from '../config/limits.js';
 import { createApp } from './app.js';
 import { applyConnectionLimits, TIMEOUT_CHECK_MS } from './connections.js';
 import { createHarness, type Harness } from './harness.js';
+import { jsonRpcLane } from './jsonrpc-lane/index.js';
+import { RateLimiter } from './rate-limits.js';
 import { startUpSwitch } from './start-up.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 
@@ -66,12 +68,14 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
     server.closeAllConnections();
     throw error;
   }
-  startUp.ready(
-    createApp(harness, options.logger, {
-      metrics,
-      metricsPublic: options.metricsPublic ?? false,
-    }),
+  const rateLimiter = new RateLimiter(harness.limits, harness.registry);
+  const app = createApp(
+    harness,
+    options.logger,
+    { metrics, metricsPublic: options.metricsPublic ?? false },
+    rateLimiter,
   );
+  startUp.ready(jsonRpcLane({ harness, logger: options.logger, rateLimiter, app }));
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
   const announcer =
     options.logger.level === 'silent'
