@@ -128,11 +128,12 @@ export class MessageRetries extends ForwardingHandler {
   ): Promise<Replay | undefined> {
     const taskId = incoming.taskId!;
     const { store } = this.options;
+    // Most messages are new: one index probe, and the head is read only for a copy.
+    const stored = await store.findMessage(taskId, incoming.messageId);
+    if (!stored) return undefined;
     // Not the caller's task, or none: the handler behind says so, as it always does.
     const head = await store.loadHead(taskId, context);
     if (!head) return undefined;
-    const stored = await store.findMessage(taskId, incoming.messageId);
-    if (!stored) return undefined;
     if (!sameMessage(stored.message, incoming)) {
       throw new RequestMalformedError(
         `messageId '${incoming.messageId}' is already used on task ${taskId} by a different message; send this one under a new messageId.`,
