@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../test/support/fake-openai.js';
 import { DEFAULT_CHUNKING } from './answer-chunks.js';
@@ -5,7 +6,7 @@ import { createModelCatalog, type ModelsConfig } from './catalog.js';
 import { ModelError, UnknownModelError } from './errors.js';
 import { InLoopModelStreams, type ModelStreamRequest, type ModelStreams } from './model-streams.js';
 import { ModelTimeoutError } from './stream-turn.js';
-import { WorkerModelStreams } from './worker-streams.js';
+import { spawnStreamWorker, WorkerModelStreams } from './worker-streams.js';
 
 const KEY = 'sk-test-worker-streams-0123456789';
 const request = (over: Partial<ModelStreamRequest> = {}): ModelStreamRequest => ({
@@ -137,6 +138,31 @@ describe('WorkerModelStreams', () => {
     // Streams through the worker over real HTTP too.
     const ok = await call(streams);
     expect(ok).toMatchObject({ text: 'fake reply from gpt-test to "tell me about threads"' });
+  });
+
+  it('fails the answers in flight when the worker dies, and starts a new one for the next', async () => {
+    const config = { offline: { latencyMs: 50 } };
+    const catalog = await createModelCatalog({ config, env: {} });
+    const workers: Worker[] = [];
+    const streams = new WorkerModelStreams(catalog, { config, env: {} }, (setup) => {
+      const worker = spawnStreamWorker(setup);
+      workers.push(worker);
+      return worker;
+    });
+    opened.push(streams);
+    let firstChunk!: () => void;
+    const started = new Promise<void>((resolve) => (firstChunk = resolve));
+    const answer = streams
+      .stream(request(), new AbortController().signal, () => firstChunk())
+      .catch((error: unknown) => error);
+    await started;
+    await workers[0]!.terminate();
+    const failure = await answer;
+    expect(failure).toBeInstanceOf(ModelError);
+    expect((failure as Error).message).toContain('the model stream worker exited');
+    const next = await streams.stream(request(), new AbortController().signal, () => {});
+    expect(next.text).toContain('tell me about threads');
+    expect(workers).toHaveLength(2);
   });
 
   it('fails the answers in flight when closed', async () => {

@@ -35,6 +35,8 @@ export class WorkerModelStreams implements ModelStreams {
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly setup: StreamWorkerSetup,
+    /** How the worker is started; tests keep a hold of it. */
+    private readonly spawn: (setup: StreamWorkerSetup) => Worker = spawnStreamWorker,
   ) {}
 
   async stream(
@@ -77,7 +79,7 @@ export class WorkerModelStreams implements ModelStreams {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = spawnStreamWorker(this.setup);
+    const worker = this.spawn(this.setup);
     worker.on('message', (message: FromStreamWorker) => this.received(message));
     worker.on('error', (error) => this.died(worker, `failed: ${error.message}`));
     worker.on('exit', (code) => this.died(worker, `exited with code ${code}`));
@@ -124,7 +126,7 @@ export class WorkerModelStreams implements ModelStreams {
  * The worker runs `stream-worker.js` beside this file; from the sources (tests,
  * `--conditions=a2a-source`), the TypeScript file through tsx.
  */
-function spawnStreamWorker(setup: StreamWorkerSetup): Worker {
+export function spawnStreamWorker(setup: StreamWorkerSetup): Worker {
   const options = {
     workerData: setup,
     // Streams of many turns at once make short-lived garbage fast: a larger young
