@@ -1,4 +1,5 @@
 import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { dataPart, textPart } from 'a2a-commands';
 
 /**
  * `a2a-chat-core/testing`: builders for the A2A objects a chat reads, as the
@@ -9,22 +10,8 @@ export function agentMessage(
   text: string,
   options: { id?: string; metadata?: Record<string, unknown>; data?: unknown } = {},
 ): Message {
-  const parts: Message['parts'] = [
-    {
-      content: { $case: 'text', value: text },
-      mediaType: 'text/plain',
-      filename: '',
-      metadata: undefined,
-    },
-  ];
-  if (options.data !== undefined) {
-    parts.push({
-      content: { $case: 'data', value: options.data as never },
-      mediaType: 'application/json',
-      filename: '',
-      metadata: undefined,
-    });
-  }
+  const parts: Message['parts'] = [textPart(text)];
+  if (options.data !== undefined) parts.push(dataPart(options.data));
   return {
     messageId: options.id ?? crypto.randomUUID(),
     taskId: 't1',
@@ -81,14 +68,7 @@ export function chunk(
           artifactId: options.artifactId ?? 'answer-1',
           name: 'answer',
           description: '',
-          parts: [
-            {
-              content: { $case: 'text', value: text },
-              mediaType: 'text/plain',
-              filename: '',
-              metadata: undefined,
-            },
-          ],
+          parts: [textPart(text)],
           metadata: undefined,
           extensions: [],
         },

@@ -49,23 +49,7 @@ function queryCounter(pool: pg.Pool): { readonly count: number; reset(): void } 
 }
 
 function message(text: string, role = Role.ROLE_USER): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    taskId: '',
-    contextId: 'ctx',
-    role,
-    parts: [
-      {
-        content: { $case: 'text', value: text },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: undefined,
-      },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
+  return newMessage({ role, contextId: 'ctx', parts: [textPart(text)] });
 }
 
 function newTask(

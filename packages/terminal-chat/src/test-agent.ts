@@ -103,11 +103,14 @@ export class FakeAgent {
     return created;
   }
 
-  private async sendMessage(request: SendMessageRequest): Promise<Task> {
-    const { message } = request;
+  /** Records the call, and finds the task it names or makes a new one. */
+  private receive(
+    method: 'sendMessage' | 'sendMessageStream',
+    { message }: SendMessageRequest,
+  ): { text: string; target: Task } {
     const text = textOf(message);
     this.calls.push({
-      method: 'sendMessage',
+      method,
       text,
       taskId: message?.taskId || undefined,
       contextId: message?.contextId || undefined,
@@ -115,6 +118,11 @@ export class FakeAgent {
     const target = message?.taskId
       ? this.get(message.taskId)
       : this.create(message?.contextId || undefined);
+    return { text, target };
+  }
+
+  private async sendMessage(request: SendMessageRequest): Promise<Task> {
+    const { text, target } = this.receive('sendMessage', request);
     const parsed = parseCommandText(text);
     if (!parsed || !this.commands.some((c) => c.name === parsed.name)) {
       throw new UnsupportedOperationError('the fake agent streams ordinary messages only');
@@ -183,17 +191,7 @@ export class FakeAgent {
     request: SendMessageRequest,
     options?: RequestOptions,
   ): AsyncGenerator<StreamResponse> {
-    const { message } = request;
-    const text = textOf(message);
-    this.calls.push({
-      method: 'sendMessageStream',
-      text,
-      taskId: message?.taskId || undefined,
-      contextId: message?.contextId || undefined,
-    });
-    const target = message?.taskId
-      ? this.get(message.taskId)
-      : this.create(message?.contextId || undefined);
+    const { text, target } = this.receive('sendMessageStream', request);
     if (isTerminalState(target.status!.state)) {
       throw new UnsupportedOperationError(`Task ${target.id} has ended`);
     }

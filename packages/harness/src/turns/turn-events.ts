@@ -37,14 +37,7 @@ export function answerArtifact(turnId: string, text: string): Artifact {
     artifactId: `answer-${turnId}`,
     name: ANSWER_ARTIFACT_NAME,
     description: '',
-    parts: [
-      {
-        content: { $case: 'text', value: text },
-        mediaType: 'text/plain',
-        filename: '',
-        metadata: undefined,
-      },
-    ],
+    parts: [textPart(text)],
     metadata: undefined,
     extensions: [],
   };
