@@ -4,7 +4,7 @@
  * D (`/model` on one task), in alternating rounds, as ratios to A.
  *
  *   node --conditions=a2a-source --import tsx bench/hot-path.ts [--rounds 3] [--seconds 3]
- *     [--in-flight 32] [--profile <dir>] [--baseline <checkout>]
+ *     [--in-flight 32] [--profile <dir>] [--baseline <checkout>] [--only C,D]
  *
  * Beside throughput it prints each server's CPU time a call (user + system, from
  * /proc), which a busy machine disturbs less. `--baseline <checkout>` also runs
@@ -29,6 +29,8 @@ const seconds = Number(option('seconds', '3'));
 const inFlight = Number(option('in-flight', '32'));
 const profileDir = option('profile', '');
 const baseline = option('baseline', '');
+/** The harness's subjects to measure, beside A: C, D or both. */
+const only = option('only', 'C,D').split(',');
 
 const harness = (name: string, checkout: string, nodeArgs: string[] = []) =>
   startServer(
@@ -59,8 +61,9 @@ async function harnessSubjects(suffix: string, server: ServerProcess) {
   endpoints.push(rpc);
   const task = await newTask(rpc, '/help');
   const pid = server.child.pid!;
-  subjects.push({ name: `C${suffix}`, call: sendCall(rpc, '/help'), pid });
-  subjects.push({ name: `D${suffix}`, call: sendCall(rpc, '/model', task), pid });
+  if (only.includes('C')) subjects.push({ name: `C${suffix}`, call: sendCall(rpc, '/help'), pid });
+  if (only.includes('D'))
+    subjects.push({ name: `D${suffix}`, call: sendCall(rpc, '/model', task), pid });
 }
 
 try {

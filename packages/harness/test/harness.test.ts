@@ -186,6 +186,18 @@ describe('conversations', () => {
     expect((await getTask(parent.id)).metadata['a2a-commands'].subtasks).toEqual([ref]);
   });
 
+  it('new tasks and contexts get ids that sort by creation time (UUIDv7), from a command or a turn', async () => {
+    const v7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const byCommand = (await send('/help')).body.result.task;
+    const byTurn = (await send('hello')).body.result.task;
+    for (const task of [byCommand, byTurn]) {
+      expect(task.id).toMatch(v7);
+      expect(task.contextId).toMatch(v7);
+    }
+    // The first 48 bits are the time in milliseconds.
+    expect(byTurn.id.slice(0, 13) >= byCommand.id.slice(0, 13)).toBe(true);
+  });
+
   it('refuses a malformed message with a clear protocol error and keeps serving', async () => {
     const empty = await rpc(harness.url, 'SendMessage', {
       message: { messageId: 'x', role: 'ROLE_USER', parts: [] },

@@ -22,6 +22,12 @@ export interface CommandEffects {
  * must be atomic for it; none may cost O(history) in a store built for scale.
  */
 export interface CommandTaskStore {
+  /**
+   * An id for a new task or context; a random UUID when absent. A store whose
+   * indexes are keyed by task id can hand out ids that sort by creation time,
+   * so that new rows land together instead of all over its B-trees.
+   */
+  newId?(): string;
   /** The task's head, or undefined when it does not exist or the caller may not see it. */
   loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined>;
   /** The whole history, for the few commands that need it. */

@@ -184,3 +184,52 @@ describe('CommandRunner: a command and all it changes are one write', () => {
     expect((await store.load('t1', context))!.metadata).toEqual({ kept: true, a: 1, b: 2 });
   });
 });
+
+describe('CommandRunner: new ids', () => {
+  it('a store that hands out ids names the task a command starts, its context and its sub-tasks', async () => {
+    const store = new (class extends CommandsTaskStore {
+      private next = 0;
+      newId(): string {
+        return `id-${this.next++}`;
+      }
+    })();
+    const registry = new CommandRegistry();
+    registry.register({
+      name: 'spawn',
+      description: 'Starts a sub-task',
+      run: async ({ createSubtask }) => ({
+        text: 'started',
+        task_ref: (await createSubtask({})).id,
+      }),
+    });
+    const runner = new CommandRunner({
+      store,
+      live: new LiveStreams(),
+      sendPrompt: async () => {},
+    });
+    const message = newMessage({ role: USER, parts: [textPart('/spawn')] });
+
+    const { head, reply } = await runner.run(message, parseCommand(message, registry)!, context);
+
+    expect(head.id).toBe('id-0');
+    expect(head.contextId).toBe('id-1');
+    expect(reply.metadata?.task_ref).toBe('id-2');
+    expect((await store.load('id-2', context))?.contextId).toBe('id-1');
+  });
+
+  it('without one, ids are random UUIDs', async () => {
+    const registry = new CommandRegistry();
+    registry.register({ name: 'noop', description: 'Does nothing', run: async () => 'ok' });
+    const runner = new CommandRunner({
+      store: new CommandsTaskStore(),
+      live: new LiveStreams(),
+      sendPrompt: async () => {},
+    });
+    const message = newMessage({ role: USER, parts: [textPart('/noop')] });
+
+    const { head } = await runner.run(message, parseCommand(message, registry)!, context);
+
+    expect(head.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+    expect(head.contextId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+  });
+});

@@ -109,6 +109,10 @@ export class CommandRunner {
     return { head: answered, commandMessage, reply, event };
   }
 
+  private newId(): string {
+    return this.options.store.newId?.() ?? crypto.randomUUID();
+  }
+
   private async resolveTask(
     message: Message,
     context: ServerCallContext,
@@ -126,8 +130,8 @@ export class CommandRunner {
     }
     // SEMANTICS §4: a command can start a task, which is then idle and waiting for input.
     const head: TaskHead = {
-      id: crypto.randomUUID(),
-      contextId: message.contextId || crypto.randomUUID(),
+      id: this.newId(),
+      contextId: message.contextId || this.newId(),
       status: {
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
         message: undefined,
@@ -226,7 +230,7 @@ export class CommandRunner {
     context: ServerCallContext,
     staged: StagedEffects,
   ): TaskView {
-    const id = crypto.randomUUID();
+    const id = this.newId();
     const links: SubtaskLinks = { parent: parent.id };
     const head: TaskHead = {
       id,

@@ -22,6 +22,7 @@ import { postgresPoolOf, sqliteConnectionOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { PostgresCommandPath } from './postgres-command-path.js';
 import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
+import { newTaskId } from './task-ids.js';
 import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 import {
   historyCharsOf,
@@ -97,6 +98,11 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     }
     const pool = postgresPoolOf(db);
     if (pool) this.postgresPath = new PostgresCommandPath(pool);
+  }
+
+  /** Ids that sort by creation time (`task-ids.ts`). */
+  newId(): string {
+    return newTaskId();
   }
 
   /** The whole task, or its last `historyLength` messages. */

@@ -126,8 +126,8 @@ export class TurnLifecycle {
         });
         if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
       } else {
-        const id = crypto.randomUUID();
-        const contextId = incoming.contextId || crypto.randomUUID();
+        const id = store.newId();
+        const contextId = incoming.contextId || store.newId();
         message = { ...incoming, taskId: id, contextId };
         const task: Task = {
           id,
