@@ -29,6 +29,24 @@ describe('/help', () => {
     expect(new Set(columns).size).toBe(1);
   });
 
+  it('lists a command registered after an earlier /help, and no longer one removed since', async () => {
+    const services = fakeServices();
+    const before = (await run(helpCommand, '', { services })).result;
+    services.registry.register({ name: 'late', description: 'Came later', run: () => 'ok' });
+    const after = (await run(helpCommand, '', { services })).result;
+    services.registry.unregister('late');
+    const removed = (await run(helpCommand, '', { services })).result;
+
+    expect(before.text).not.toContain('/late');
+    expect(after.text).toContain('/late');
+    expect((after.data as { commands: object[] }).commands.at(-1)).toEqual({
+      name: 'late',
+      description: 'Came later',
+      argument_hint: '',
+    });
+    expect(removed.text).toBe(before.text);
+  });
+
   it('explains one command, saying when an argument is required', async () => {
     const services = fakeServices();
     const spawn = (await run(helpCommand, 'spawn', { services })).result;

@@ -23,9 +23,9 @@ export const helpCommand: BuiltinCommand = (services) => ({
     },
   ],
   run: ({ args }): CommandResult => {
-    const commands = services.registry.list();
     const wanted = args.trim().replace(/^\//, '');
-    if (wanted === '') return overview(commands);
+    if (wanted === '') return overviewOf(services.registry.specs());
+    const commands = services.registry.list();
 
     const command = services.registry.get(wanted);
     if (command) return detail(command);
@@ -57,9 +57,20 @@ function usage(command: CommandSpec): string {
 export const OVERVIEW_MAX_COMMANDS = 100;
 export const OVERVIEW_DESCRIPTION_CHARS = 120;
 
-function overview(commands: RegisteredCommand[]): CommandResult {
-  const specs = commands.map(specOf);
-  if (specs.length === 0) return { text: 'No commands are registered.', data: { commands: [] } };
+/** The overview's text, made once for each list of commands the registry hands out. */
+const overviewTexts = new WeakMap<readonly CommandSpec[], string>();
+
+function overviewOf(specs: readonly CommandSpec[]): CommandResult {
+  let text = overviewTexts.get(specs);
+  if (text === undefined) {
+    text = overviewText(specs);
+    overviewTexts.set(specs, text);
+  }
+  return { text, data: { commands: specs.map(specOf) } };
+}
+
+function overviewText(specs: readonly CommandSpec[]): string {
+  if (specs.length === 0) return 'No commands are registered.';
   const shown = specs.slice(0, OVERVIEW_MAX_COMMANDS);
   const width = Math.min(60, Math.max(...shown.map((spec) => usage(spec).length)));
   const lines = shown.map(
@@ -68,12 +79,7 @@ function overview(commands: RegisteredCommand[]): CommandResult {
   );
   const rest = specs.length - shown.length;
   const more = rest > 0 ? [`... and ${rest} more: the reply's data part lists every command.`] : [];
-  return {
-    text: ['Commands:', ...lines, ...more, '', 'Type /help <command> for one in detail.'].join(
-      '\n',
-    ),
-    data: { commands: specs },
-  };
+  return ['Commands:', ...lines, ...more, '', 'Type /help <command> for one in detail.'].join('\n');
 }
 
 function detail(command: RegisteredCommand): CommandResult {
