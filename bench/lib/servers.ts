@@ -47,7 +47,7 @@ export async function startServer(
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`${name} did not start: ${stderr}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const readLines = (chunk: Buffer) => {
       buffer += chunk.toString();
       for (let newline = buffer.indexOf('\n'); newline >= 0; newline = buffer.indexOf('\n')) {
         const line = buffer.slice(0, newline);
@@ -56,13 +56,19 @@ export async function startServer(
           const entry = JSON.parse(line) as { url?: unknown };
           if (typeof entry.url === 'string') {
             clearTimeout(timer);
+            // Later lines (a log line a request) are drained unread: parsing them
+            // would load the machine the servers are measured on.
+            child.stdout!.off('data', readLines);
+            child.stdout!.resume();
             resolve(entry.url);
+            return;
           }
         } catch {
           // not a JSON line
         }
       }
-    });
+    };
+    child.stdout!.on('data', readLines);
     void exited.then(() => reject(new Error(`${name} exited: ${stderr}`)));
   });
   return {
