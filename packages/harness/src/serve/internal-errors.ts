@@ -16,21 +16,21 @@ function isInternal(error: unknown): boolean {
   return !(error instanceof A2AError);
 }
 
-function hide(error: unknown, method: string, logger: Logger): unknown {
+function hide(error: unknown, method: string, log: () => Logger): unknown {
   if (!isInternal(error)) return error;
-  logger.error({ err: error, method }, 'internal error answered as such');
+  log().error({ err: error, method }, 'internal error answered as such');
   return new Error(INTERNAL_ERROR_MESSAGE);
 }
 
 async function* hideInStream<T>(
   stream: AsyncGenerator<T, void, undefined>,
   method: string,
-  logger: Logger,
+  log: () => Logger,
 ): AsyncGenerator<T, void, undefined> {
   try {
     yield* stream;
   } catch (error) {
-    throw hide(error, method, logger);
+    throw hide(error, method, log);
   }
 }
 
@@ -41,26 +41,40 @@ async function* hideInStream<T>(
  * client gets {@link INTERNAL_ERROR_MESSAGE}.
  */
 export function hidingInternalErrors(inner: A2ARequestHandler, logger: Logger): A2ARequestHandler {
+  // One wrapper a method, made on first use.
+  const wrappers = new Map<PropertyKey, (...args: unknown[]) => unknown>();
+  const wrap = (
+    target: A2ARequestHandler,
+    method: string,
+    value: (...args: unknown[]) => unknown,
+  ) => {
+    return (...args: unknown[]) => {
+      // Logged with the request's id: the call context is among the arguments.
+      const context = args.find((arg) => arg instanceof ServerCallContext);
+      // The request's logger is made only if there is an error to log.
+      const log = () => requestLog(context as ServerCallContext | undefined, logger);
+      let result: unknown;
+      try {
+        result = value.apply(target, args);
+      } catch (error) {
+        throw hide(error, method, log);
+      }
+      if (result instanceof Promise)
+        return result.catch((error: unknown) => Promise.reject(hide(error, method, log)));
+      if (isAsyncGenerator(result)) return hideInStream(result, method, log);
+      return result;
+    };
+  };
   return new Proxy(inner, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
-      const method = String(property);
-      return (...args: unknown[]) => {
-        // Logged with the request's id: the call context is among the arguments.
-        const context = args.find((arg) => arg instanceof ServerCallContext);
-        const log = requestLog(context as ServerCallContext | undefined, logger);
-        let result: unknown;
-        try {
-          result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        } catch (error) {
-          throw hide(error, method, log);
-        }
-        if (result instanceof Promise)
-          return result.catch((error: unknown) => Promise.reject(hide(error, method, log)));
-        if (isAsyncGenerator(result)) return hideInStream(result, method, log);
-        return result;
-      };
+      let wrapper = wrappers.get(property);
+      if (!wrapper) {
+        wrapper = wrap(target, String(property), value as (...args: unknown[]) => unknown);
+        wrappers.set(property, wrapper);
+      }
+      return wrapper;
     },
   });
 }
