@@ -8,7 +8,8 @@ import {
   encode,
   headOfRow,
   statusColumnsOf,
-  taskRowOf,
+  taskValuesOf,
+  UPSERT_TASK_SQL,
   type HeadRow,
   type TaskScope,
 } from './task-rows.js';
@@ -44,15 +45,7 @@ export class SqliteCommandPath {
     this.selectHead = database.prepare<[string, string, string], HeadRow>(
       'select context_id, status, metadata from tasks where tenant = ? and owner = ? and id = ?',
     );
-    // As the SDK's save writes a task: an upsert of every column.
-    this.upsertTask = database.prepare(
-      `insert into tasks (tenant, owner, id, context_id, status_last_updated, status_state, status, artifacts, history, metadata, protocol_version)
-       values (@tenant, @owner, @id, @context_id, @status_last_updated, @status_state, @status, @artifacts, @history, @metadata, @protocol_version)
-       on conflict (tenant, owner, id) do update set
-         context_id = excluded.context_id, status_last_updated = excluded.status_last_updated,
-         status_state = excluded.status_state, status = excluded.status, artifacts = excluded.artifacts,
-         history = excluded.history, metadata = excluded.metadata, protocol_version = excluded.protocol_version`,
-    );
+    this.upsertTask = database.prepare(UPSERT_TASK_SQL);
     this.updateStatus = database.prepare(
       'update tasks set status_last_updated = ?, status_state = ?, status = ? where tenant = ? and owner = ? and id = ?',
     );
@@ -202,7 +195,7 @@ export class SqliteCommandPath {
   private insertTask(task: Task, scope: TaskScope): void {
     // A new task's history starts at 0: no need to look for its end.
     this.appendMessages(task.id, task.history, 0);
-    this.upsertTask.run(taskRowOf(task, scope));
+    this.upsertTask.run(taskValuesOf(task, scope));
   }
 
   private appendMessages(taskId: string, messages: Message[], first: number): void {

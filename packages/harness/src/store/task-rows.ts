@@ -56,6 +56,36 @@ export function taskRowOf(task: Task, scope: TaskScope): TaskRow {
   };
 }
 
+const TASK_COLUMNS = [
+  'tenant',
+  'owner',
+  'id',
+  'context_id',
+  'status_last_updated',
+  'status_state',
+  'status',
+  'artifacts',
+  'history',
+  'metadata',
+  'protocol_version',
+] as const satisfies readonly (keyof TaskRow)[];
+
+/**
+ * As the SDK's save writes a task on SQLite: an upsert of every column, with
+ * `taskValuesOf`'s values (positional: binding by name cost more).
+ */
+export const UPSERT_TASK_SQL = `insert into tasks (${TASK_COLUMNS.join(', ')})
+  values (${TASK_COLUMNS.map(() => '?').join(', ')})
+  on conflict (tenant, owner, id) do update set ${TASK_COLUMNS.slice(3)
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ')}`;
+
+/** A new task's row as `UPSERT_TASK_SQL`'s values. */
+export function taskValuesOf(task: Task, scope: TaskScope): unknown[] {
+  const row = taskRowOf(task, scope);
+  return TASK_COLUMNS.map((column) => row[column]);
+}
+
 /** As the SDK's row mapping reads a head, without parsing history or artifacts. */
 export function headOfRow(id: string, row: HeadRow): TaskHead {
   const status = row.status ? (JSON.parse(row.status) as unknown) : undefined;
