@@ -51,6 +51,8 @@ export const POSTGRES_POOL_SIZE = 10;
 export async function openDatabase(
   url: string,
   tables: ((db: AnyKysely) => Promise<void>)[] = [],
+  /** On a SQLite file: how often the WAL is copied back, and how long it may grow (for tests). */
+  wal: { checkpointMs?: number; walRestartBytes?: number } = {},
 ): Promise<HarnessDatabase> {
   const kind = kindOf(url);
   await runSdkMigrations(url, kind);
@@ -73,7 +75,13 @@ export async function openDatabase(
   const checkpoints =
     sqliteFile === ':memory:'
       ? undefined
-      : await WalCheckpoints.start(sqliteConnectionOf(db)!, sqliteFile);
+      : await WalCheckpoints.start(
+          sqliteConnectionOf(db)!,
+          sqliteFile,
+          wal.checkpointMs,
+          wal.walRestartBytes,
+        );
+  if (checkpoints) walCheckpoints.set(db, checkpoints);
   return {
     db,
     kind,
@@ -83,6 +91,14 @@ export async function openDatabase(
       await db.destroy();
     },
   };
+}
+
+/** The checkpoints of a SQLite file opened here. */
+const walCheckpoints = new WeakMap<AnyKysely, WalCheckpoints>();
+
+/** The WAL checkpoints of `db`, when it is a SQLite file opened here; undefined otherwise. */
+export function walCheckpointsOf(db: AnyKysely): WalCheckpoints | undefined {
+  return walCheckpoints.get(db);
 }
 
 /** The one better-sqlite3 connection behind a SQLite Kysely, for the command path's raw statements. */

@@ -19,11 +19,13 @@ interface Pending {
 export class GroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
+  /** While above 0, groups wait (`quiet`). */
+  private held = 0;
   private readonly savepoint;
 
   constructor(
     private readonly database: SqliteDatabase.Database,
-    private readonly exclusive: (run: () => void) => Promise<void>,
+    private readonly exclusive: <T>(run: () => T | Promise<T>) => Promise<T>,
     /** False commits each change at once, alone: for comparison. */
     private readonly grouped = true,
   ) {
@@ -41,8 +43,26 @@ export class GroupCommit {
     });
   }
 
+  /**
+   * Runs `run` while nothing is written on the connection: groups gather
+   * meanwhile, and kysely's connection is held. The event loop goes on.
+   */
+  async quiet(run: () => Promise<void>): Promise<void> {
+    this.held += 1;
+    try {
+      await this.exclusive(run);
+    } finally {
+      this.held -= 1;
+      if (this.held === 0 && this.pending.length > 0 && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }
+  }
+
   private flush(): void {
     this.scheduled = false;
+    if (this.held > 0) return;
     const group = this.pending;
     this.pending = [];
     if (group.length === 0) return;

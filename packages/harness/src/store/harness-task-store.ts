@@ -18,7 +18,7 @@ import {
 } from 'a2a-commands/server';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
-import { postgresPoolOf, sqliteConnectionOf } from './database.js';
+import { postgresPoolOf, sqliteConnectionOf, walCheckpointsOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { PostgresCommandPath } from './postgres-command-path.js';
 import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
@@ -92,8 +92,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     const sqlite = sqliteConnectionOf(db);
     if (sqlite) {
       // Kysely's connection, once its open transaction (if any) has ended.
-      const exclusive = (run: () => void) => db.connection().execute(async () => run());
+      const exclusive = <T>(run: () => T | Promise<T>) =>
+        db.connection().execute(async () => run());
       const commits = new GroupCommit(sqlite, exclusive, options.groupCommit ?? true);
+      walCheckpointsOf(db)?.holdWritesWith((run) => commits.quiet(run));
       this.commandPath = new SqliteCommandPath(sqlite, commits);
     }
     const pool = postgresPoolOf(db);

@@ -5,6 +5,9 @@ import type SqliteDatabase from 'better-sqlite3';
 /** How often the worker copies the WAL back into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 200;
 
+/** How long the WAL may grow before the checkpoints ask for a moment without writes. */
+export const WAL_RESTART_BYTES = 64 * 1024 * 1024;
+
 /** SQLite's own default, restored if the worker cannot run. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
@@ -16,10 +19,14 @@ const database = new Database(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = 5000');
 let checkpoints = 0;
 const checkpoint = () => {
-  database.pragma('wal_checkpoint(PASSIVE)');
+  const [state] = database.pragma('wal_checkpoint(PASSIVE)');
   checkpoints += 1;
+  return state;
 };
-const timer = setInterval(checkpoint, workerData.intervalMs);
+const timer = setInterval(() => {
+  const { log } = checkpoint();
+  if (log >= workerData.restartFrames) parentPort.postMessage({ long: log });
+}, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message === 'checkpoint') {
     checkpoint();
@@ -43,6 +50,8 @@ parentPort.postMessage('ready');
  */
 export class WalCheckpoints {
   private readonly exited: Promise<void>;
+  private holdWrites?: (run: () => Promise<void>) => Promise<void>;
+  private holding = false;
 
   private constructor(
     private readonly worker: Worker,
@@ -56,11 +65,13 @@ export class WalCheckpoints {
     database: SqliteDatabase.Database,
     file: string,
     intervalMs = CHECKPOINT_INTERVAL_MS,
+    restartBytes = WAL_RESTART_BYTES,
   ): Promise<WalCheckpoints> {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const pageSize = database.pragma('page_size', { simple: true }) as number;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver, file, intervalMs },
+      workerData: { driver, file, intervalMs, restartFrames: Math.ceil(restartBytes / pageSize) },
     });
     await new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
@@ -69,8 +80,41 @@ export class WalCheckpoints {
     worker.unref();
     const checkpoints = new WalCheckpoints(worker, database);
     worker.on('error', () => checkpoints.fallBack());
+    worker.on('message', (message: { long?: number }) => {
+      if (typeof message?.long === 'number') checkpoints.startOver();
+    });
     database.pragma('wal_autocheckpoint = 0');
+    // The commit that starts the WAL over also cuts its file back to this.
+    database.pragma(`journal_size_limit = ${restartBytes}`);
     return checkpoints;
+  }
+
+  /**
+   * How to hold the connection's writes for a moment (`GroupCommit.quiet`).
+   * Without it the WAL is copied all the same, but under a steady stream of
+   * commits it may never start over.
+   */
+  holdWritesWith(hold: (run: () => Promise<void>) => Promise<void>): void {
+    this.holdWrites = hold;
+  }
+
+  /**
+   * A WAL starts over only when a commit begins with every frame copied, and
+   * behind a steady stream of commits that moment need never come: the WAL
+   * then grows without end. So once it is long, writes wait (without blocking
+   * the event loop) while one checkpoint copies the rest; the next commit starts it over.
+   */
+  private startOver(): void {
+    if (!this.holdWrites || this.holding) return;
+    this.holding = true;
+    this.holdWrites(async () => {
+      await this.checkpointNow();
+    })
+      // A failed attempt leaves the WAL as it is; the next report of a long WAL tries again.
+      .catch(() => {})
+      .finally(() => {
+        this.holding = false;
+      });
   }
 
   /** One checkpoint now, on the worker; resolves with how many it has made. */

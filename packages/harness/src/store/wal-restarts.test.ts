@@ -1,0 +1,95 @@
+/**
+ * A WAL starts over from its beginning only when a commit begins with every
+ * frame already copied into the database file. Checkpoints on a worker thread
+ * copy while commits keep coming, so under a steady stream of commands that
+ * moment never came and the WAL grew without end (1.5 GB in a minute of
+ * commands, measured). Once the WAL is long, the checkpoint worker asks for a
+ * moment without writes, copies the rest, and the next commit starts it over.
+ */
+import { mkdtempSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TaskState, type Task } from '@a2a-js/sdk';
+import { AGENT, newMessage, textPart, USER } from 'a2a-commands';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  openDatabase,
+  sqliteConnectionOf,
+  walCheckpointsOf,
+  type HarnessDatabase,
+} from './database.js';
+import { GroupCommit } from './group-commit.js';
+import { HarnessTaskStore, ownerContext } from './harness-task-store.js';
+
+let database: HarnessDatabase | undefined;
+afterEach(() => database?.close());
+
+const MIB = 1024 * 1024;
+
+describe('the WAL under a steady stream of commits', () => {
+  it('starts over once it is long, so its file stays bounded', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-wal-restarts-')), 'tasks.db');
+    database = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 10, walRestartBytes: MIB });
+    const raw = sqliteConnectionOf(database.db)!;
+    raw.exec('create table notes (id integer primary key, body text)');
+    const commits = new GroupCommit(raw, (run) =>
+      database!.db.connection().execute(async () => run()),
+    );
+    walCheckpointsOf(database.db)!.holdWritesWith((run) => commits.quiet(run));
+    const insert = raw.prepare('insert into notes (body) values (?)');
+    const body = 'x'.repeat(3000);
+
+    let largestWal = 0;
+    const written = 40 * MIB;
+    for (let bytes = 0; bytes < written; bytes += 8 * body.length) {
+      // As a busy server's commands: a group of writes at each turn of the loop.
+      await Promise.all(Array.from({ length: 8 }, () => commits.write(() => insert.run(body))));
+      largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+    }
+
+    expect(raw.prepare('select count(*) from notes').pluck().get()).toBeGreaterThan(13_000);
+    expect(largestWal).toBeLessThan(written / 4);
+  });
+
+  it('the harness store asks for it: commands that start tasks keep the WAL bounded too', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-wal-restarts-')), 'tasks.db');
+    database = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 10, walRestartBytes: MIB });
+    const store = new HarnessTaskStore(database.db);
+    const context = ownerContext('anonymous', '');
+    const task = (): Task => {
+      const id = store.newId();
+      const contextId = store.newId();
+      const reply = newMessage({
+        role: AGENT,
+        parts: [textPart('x'.repeat(3000))],
+        taskId: id,
+        contextId,
+      });
+      return {
+        id,
+        contextId,
+        status: {
+          state: TaskState.TASK_STATE_INPUT_REQUIRED,
+          message: reply,
+          timestamp: undefined,
+        },
+        history: [
+          newMessage({ role: USER, parts: [textPart('/help')], taskId: id, contextId }),
+          reply,
+        ],
+        artifacts: [],
+        metadata: {},
+      };
+    };
+
+    let largestWal = 0;
+    for (let round = 0; round < 400; round++) {
+      await Promise.all(Array.from({ length: 8 }, () => store.create(task(), context)));
+      largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+    }
+
+    const stored = sqliteConnectionOf(database.db)!.prepare('select count(*) from tasks').pluck();
+    expect(stored.get()).toBe(3200);
+    expect(largestWal).toBeLessThan(10 * MIB);
+  });
+});
