@@ -2,8 +2,8 @@
  * A WAL starts over from its beginning only when a commit begins with every
  * frame already copied into the database file. Checkpoints on a worker thread
  * copy while commits keep coming, so under a steady stream of commands that
- * moment never came and the WAL grew without end (1.5 GB in a minute of
- * commands, measured). Once the WAL is long, the checkpoint worker asks for a
+ * moment never came and the WAL grew without end (1.5 GB over 120,000 new
+ * tasks, measured). Once the WAL is long, the checkpoint worker asks for a
  * moment without writes, copies the rest, and the next commit starts it over.
  */
 import { mkdtempSync, statSync } from 'node:fs';
