@@ -108,7 +108,8 @@ export class WalCheckpoints {
     if (!this.holdWrites || this.holding) return;
     this.holding = true;
     this.holdWrites(async () => {
-      await this.checkpointNow();
+      // A worker that has died answers nothing: the writes must not wait for it.
+      await Promise.race([this.checkpointNow(), this.exited]);
     })
       // A failed attempt leaves the WAL as it is; the next report of a long WAL tries again.
       .catch(() => {})
