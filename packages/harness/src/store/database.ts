@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -115,6 +115,8 @@ function openSqlite(url: string): Kysely<MessagesTable> {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
+  // A group commit's savepoints journal the pages they change: in memory, not in a temporary file.
+  database.pragma('temp_store = MEMORY');
   const db = new Kysely<MessagesTable>({
     dialect: new SqliteDialect({ database: withStatementCache(database) }),
   });
@@ -139,12 +141,31 @@ function openPostgres(url: string): Kysely<MessagesTable> {
 
 const execFileAsync = promisify(execFile);
 
+/** The page size of a new SQLite file: a command's rows (a few KB each) pack twice as densely. */
+export const SQLITE_PAGE_SIZE = 8192;
+
+/**
+ * Creates a missing SQLite file with the harness's page size, in WAL mode, so
+ * that the SDK's migrations build their tables in it. An existing file keeps its own.
+ */
+function createSqliteFile(file: string): void {
+  if (file === ':memory:' || existsSync(file)) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SqliteDatabase(file);
+  try {
+    database.pragma(`page_size = ${SQLITE_PAGE_SIZE}`);
+    database.pragma('journal_mode = WAL');
+  } finally {
+    database.close();
+  }
+}
+
 /**
  * The SDK ships its task-table migrations only as the `a2a-db` command, so the
  * harness runs that command, with the same Node, before it opens the database.
  */
 async function runSdkMigrations(url: string, kind: DatabaseKind): Promise<void> {
-  if (kind === 'sqlite') mkdirSync(path.dirname(url.slice('sqlite:'.length)), { recursive: true });
+  if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
   const sdkEntry = fileURLToPath(import.meta.resolve('@a2a-js/sdk'));
   const cli = path.join(path.dirname(sdkEntry), 'cli', 'a2a_db.js');
   try {
