@@ -70,6 +70,48 @@ describe('group commit', () => {
     expect(committed()).toEqual(['also kept', 'kept']);
   });
 
+  it('runs each change once when none throws', async () => {
+    const runs = new Map<string, number>();
+    const counted = (text: string) => () => {
+      runs.set(text, (runs.get(text) ?? 0) + 1);
+      return insert(text)();
+    };
+    await Promise.all(['a', 'b', 'c'].map((text) => commits.write(counted(text))));
+    expect([...runs.values()]).toEqual([1, 1, 1]);
+    expect(committed()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('when one throws, the group is applied again, each in a savepoint: the others are stored once', async () => {
+    const runs = new Map<string, number>();
+    const counted = (text: string) => () => {
+      runs.set(text, (runs.get(text) ?? 0) + 1);
+      return insert(text)();
+    };
+    const first = commits.write(counted('first'));
+    const bad = commits.write(() => {
+      insert('taken back')();
+      throw new Error('refused');
+    });
+    const last = commits.write(counted('last'));
+    await expect(bad).rejects.toThrow('refused');
+    expect([await first, await last]).toEqual(['first', 'last']);
+    // The first ran before the throw and again; the last only after it.
+    expect(Object.fromEntries(runs)).toEqual({ first: 2, last: 1 });
+    expect(committed()).toEqual(['first', 'last']);
+  });
+
+  it('a change alone that throws takes back its writes and runs once', async () => {
+    let runs = 0;
+    const bad = commits.write(() => {
+      runs += 1;
+      insert('taken back')();
+      throw new Error('refused');
+    });
+    await expect(bad).rejects.toThrow('refused');
+    expect(runs).toBe(1);
+    expect(committed()).toEqual([]);
+  });
+
   it('waits for a transaction open on the connection, and is no part of it: its rollback keeps the group', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
