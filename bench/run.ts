@@ -7,15 +7,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Endpoint, sendCall, sequential } from './lib/load.js';
+import { Endpoint, sendCall } from './lib/load.js';
 import { writeResults, type Row, type Target } from './lib/report.js';
 import { repoRoot, startServer, type ServerProcess } from './lib/servers.js';
-import { percentile, ratio, type Figure } from './lib/stats.js';
+import { ratio, type Figure } from './lib/stats.js';
 import { cardThroughput, completePerKeystroke } from './sections/card-size.js';
 import { completionRoundTrip } from './sections/completion.js';
 import { seedHistories } from './sections/history.js';
 import { newTask, roundTrip } from './sections/round-trip.js';
-import { streamingLoad } from './sections/under-load.js';
+import { commandUnderLoad } from './sections/under-load.js';
 import { runScaleBench } from './scale.js';
 
 const quick = process.argv.includes('--quick');
@@ -256,34 +256,25 @@ try {
   await h.stop();
 
   // 4: under load.
-  log(`under load: /help while ${plan.loadTasks} tasks stream model turns`);
-  const loadEndpoint = rpc(loaded);
-  const help = sendCall(loadEndpoint, '/help');
-  await sequential(help, 50);
-  const idle = (await sequential(help, quick ? 100 : 500)).sort((x, y) => x - y);
+  log(
+    `under load: /help while ${plan.loadTasks} tasks stream model turns, in ${plan.rounds} rounds`,
+  );
   const loadTasks = await Promise.all(
     Array.from({ length: plan.loadTasks }, () => newTask(rpc(loaded))),
   );
-  const load = streamingLoad(loaded.url, loadTasks);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const busy = (await sequential(help, quick ? 100 : 500)).sort((x, y) => x - y);
-  const turns = await load.stop();
-  const idleP50 = percentile(idle, 50);
-  const busyP50 = percentile(busy, 50);
-  results.underLoad = {
-    idleP50,
-    busyP50,
-    idleP99: percentile(idle, 99),
-    busyP99: percentile(busy, 99),
-    turnsDuringMeasurement: turns,
-  };
+  const underLoad = await commandUnderLoad(loaded.url, sendCall(rpc(loaded), '/help'), loadTasks, {
+    rounds: plan.rounds,
+    calls: Math.ceil((quick ? 100 : 500) / plan.rounds),
+  });
+  results.underLoad = underLoad;
+  const busyRatio = ratio(underLoad.busyP50, underLoad.idleP50);
   rows.push({
     figure: '/help p50 under load',
-    value: `${busyP50.toFixed(3)} ms (idle ${idleP50.toFixed(3)} ms, ${turns} turns)`,
-    ratio: busyP50 / idleP50,
+    value: `${fmt(underLoad.busyP50, 'ms', 3)}; idle ${fmt(underLoad.idleP50, 'ms', 3)}; ${underLoad.turns} turns`,
+    ratio: busyRatio,
     ratioTo: 'idle',
   });
-  target('/help p50 under load ÷ idle', busyP50 / idleP50, '≤ 1.5', busyP50 / idleP50 <= 1.5);
+  target('/help p50 under load ÷ idle', busyRatio, '≤ 1.5', busyRatio <= 1.5);
   await loaded.stop();
 
   // 5: card size and completion.

@@ -1,21 +1,22 @@
 /**
  * A quick look at `/help` while turns stream, for profiling while it changes:
- * the p50 of sequential `/help` calls idle, then while `--tasks` tasks stream
- * turns from the offline model (`--token-ms` a token), as in `npm run bench`'s
- * under-load section, and the CPU the harness used a streamed turn.
+ * the p50 of sequential `/help` calls idle and while `--tasks` tasks stream
+ * turns from the offline model (`--token-ms` a token), in alternating rounds
+ * (`--calls` each), as in `npm run bench`'s under-load section, and the CPU the
+ * harness used a streamed turn.
  *
  *   node --conditions=a2a-source --import tsx bench/under-load.ts [--tasks 50]
- *     [--token-ms 5] [--calls 300] [--profile <dir>]
+ *     [--token-ms 5] [--rounds 5] [--calls 100] [--profile <dir>]
  *
  * Not a benchmark: `npm run bench` is the one whose figures count.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Endpoint, sendCall, sequential } from './lib/load.js';
+import { Endpoint, sendCall } from './lib/load.js';
 import { startServer } from './lib/servers.js';
 import { newTask } from './sections/round-trip.js';
-import { streamingLoad } from './sections/under-load.js';
+import { commandUnderLoad } from './sections/under-load.js';
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -23,7 +24,8 @@ const option = (name: string, fallback: string) => {
 };
 const tasks = Number(option('tasks', '50'));
 const tokenMs = Number(option('token-ms', '5'));
-const calls = Number(option('calls', '300'));
+const calls = Number(option('calls', '100'));
+const rounds = Number(option('rounds', '5'));
 const profileDir = option('profile', '');
 
 const tmp = (name: string) => mkdtempSync(path.join(os.tmpdir(), `a2a-under-load-${name}-`));
@@ -35,7 +37,6 @@ const cpuMs = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
-const p50 = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
 const server = await startServer(
   'load',
@@ -46,22 +47,21 @@ const server = await startServer(
 );
 try {
   const rpc = new Endpoint(`${server.url}/a2a/jsonrpc`);
-  const help = sendCall(rpc, '/help');
-  await sequential(help, 50);
-  const idle = p50(await sequential(help, calls));
   const taskIds = await Promise.all(Array.from({ length: tasks }, () => newTask(rpc)));
-  const load = streamingLoad(server.url, taskIds);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
   const cpuBefore = cpuMs(server.child.pid!);
-  const busy = p50(await sequential(help, calls));
+  const result = await commandUnderLoad(server.url, sendCall(rpc, '/help'), taskIds, {
+    rounds,
+    calls,
+  });
   const cpu = cpuMs(server.child.pid!) - cpuBefore;
-  const turns = await load.stop();
   rpc.close();
+  const idle = result.idleP50.median;
+  const busy = result.busyP50.median;
   console.log(
-    `/help p50 idle ${idle.toFixed(3)} ms, under load ${busy.toFixed(3)} ms: ${(busy / idle).toFixed(2)} × idle (target ≤ 1.5)`,
+    `/help p50 idle ${idle.toFixed(3)} ms, under load ${busy.toFixed(3)} ms: ${(busy / idle).toFixed(2)} × idle (target ≤ 1.5); rounds ${result.busyP50.rounds.map((b, i) => (b / result.idleP50.rounds[i]!).toFixed(2)).join(', ')}`,
   );
   console.log(
-    `${turns} turns while measuring; harness CPU ${(cpu / Math.max(turns, 1)).toFixed(1)} ms a turn`,
+    `${result.turns} turns while measuring; harness CPU ${(cpu / Math.max(result.turns, 1)).toFixed(1)} ms a turn (the /help calls included)`,
   );
 } finally {
   await server.stop();

@@ -1,4 +1,5 @@
-import { Endpoint } from '../lib/load.js';
+import { Endpoint, sequential, type Call } from '../lib/load.js';
+import { figure, percentile, type Figure } from '../lib/stats.js';
 
 /**
  * Keeps `tasks` model turns streaming on as many tasks until stopped: each
@@ -34,5 +35,55 @@ export function streamingLoad(url: string, taskIds: string[]): { stop(): Promise
       endpoint.close();
       return turns;
     },
+  };
+}
+
+export interface UnderLoadResult {
+  /** The p50 of each round's calls, in ms: idle, and while the turns stream. */
+  idleP50: Figure;
+  busyP50: Figure;
+  /** The p99 of all calls, in ms. */
+  idleP99: number;
+  busyP99: number;
+  turns: number;
+}
+
+/**
+ * `call` (a command) idle and while `taskIds` stream model turns, in
+ * alternating rounds: `calls` sequential calls idle, then the turns start and,
+ * a second later, `calls` more. A noisy moment of the machine so falls on both
+ * alike; the medians of the rounds are reported.
+ */
+export async function commandUnderLoad(
+  url: string,
+  call: Call,
+  taskIds: string[],
+  options: { rounds: number; calls: number },
+): Promise<UnderLoadResult> {
+  await sequential(call, 50); // warm up
+  const idle: number[][] = [];
+  const busy: number[][] = [];
+  let turns = 0;
+  for (let round = 0; round < options.rounds; round++) {
+    idle.push(await sequential(call, options.calls));
+    const load = streamingLoad(url, taskIds);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    busy.push(await sequential(call, options.calls));
+    turns += await load.stop();
+  }
+  const p = (rounds: number[][], at: number) =>
+    rounds.map((times) =>
+      percentile(
+        [...times].sort((x, y) => x - y),
+        at,
+      ),
+    );
+  const all = (rounds: number[][]) => rounds.flat().sort((x, y) => x - y);
+  return {
+    idleP50: figure(p(idle, 50)),
+    busyP50: figure(p(busy, 50)),
+    idleP99: percentile(all(idle), 99),
+    busyP99: percentile(all(busy), 99),
+    turns,
   };
 }
