@@ -2,11 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { enterRequestScope } from '../request-scope.js';
 
+/** Log lines gather on stdout up to this many bytes before a write... */
+export const LOG_BATCH_BYTES = 4096;
+/** ...or for this long at most. */
+export const LOG_FLUSH_MS = 100;
+
 /**
  * JSON logs. A request's lines carry its `requestId`: code that logs for a
  * request is handed its child logger (`requestLog`), not async context.
+ * Without a `destination`, lines go to stdout in batches (`batchedStdout`).
  */
 export function createLogger(level = 'info', destination?: DestinationStream): Logger {
+  const batched = destination ? undefined : batchedStdout();
   return pino(
     {
       level,
@@ -15,10 +22,33 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
         paths: ['req.headers.authorization', 'req.headers.cookie', '*.apiKey'],
         censor: '[redacted]',
       },
+      ...(batched && { hooks: { streamWrite: batched.logged } }),
     },
-    // Asynchronous writes: lines logged while a write is pending go out together.
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    destination ?? batched!.stream,
   );
+}
+
+/**
+ * Stdout written in batches of about 4 KB, and at least every 100 ms: a write
+ * a line cost a command about 4% of its CPU at 32 in flight (profiled).
+ * Pino writes what is left when the process exits.
+ */
+function batchedStdout() {
+  const stream = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES });
+  // Two ticks: a flush while a write is under way writes nothing; the next one does.
+  let ticksToFlush = 0;
+  setInterval(() => {
+    if (ticksToFlush === 0) return;
+    ticksToFlush -= 1;
+    stream.flush();
+  }, LOG_FLUSH_MS).unref();
+  return {
+    stream,
+    logged: (line: string) => {
+      ticksToFlush = 2;
+      return line;
+    },
+  };
 }
 
 /**
@@ -30,6 +60,8 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
  * request's child logger is now made only when something logs for the request.
  */
 export function requestLogging(logger: Logger) {
+  // The completed line's fields are the harness's own: nothing in it to redact (about 2 µs a line).
+  const completed = logger.child({}, { redact: { paths: [] } });
   return (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     const started = performance.now();
     const given = req.headers['x-request-id'];
@@ -49,7 +81,7 @@ export function requestLogging(logger: Logger) {
       };
       if (!res.writableFinished) log().warn(line, 'request aborted');
       else if (err !== undefined || res.statusCode >= 500) logger.error(line, 'request errored');
-      else logger.info(line, 'request completed');
+      else completed.info(line, 'request completed');
     });
     next();
   };
