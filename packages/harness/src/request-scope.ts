@@ -15,10 +15,16 @@ interface RequestScope {
 }
 
 /**
- * Keyed by the request's headers object: the SDK's context builder keeps that
- * very object in `ServerCallContext.state`, so a context leads back to its request.
+ * Kept on the request's headers object, under a symbol and not enumerable: the
+ * SDK's context builder keeps that very object in `ServerCallContext.state`,
+ * so a context leads back to its request. Not in a WeakMap: a long-lived map
+ * holding every request's scope kept requests alive through young-generation
+ * collections, so each was copied into the old generation (about a third of
+ * what a command promoted, measured with `--trace-gc-nvp`).
  */
-const scopes = new WeakMap<IncomingHttpHeaders, RequestScope>();
+const SCOPE = Symbol('a2a-harness.requestScope');
+
+type ScopedHeaders = IncomingHttpHeaders & { [SCOPE]?: RequestScope };
 
 /**
  * Called once a request, by the logging middleware, with a way to make the
@@ -32,15 +38,13 @@ export function enterRequestScope(
 ): () => Logger {
   let made: Logger | undefined;
   const log = () => (made ??= makeLog());
-  scopes.set(req.headers, { log, res });
+  Object.defineProperty(req.headers, SCOPE, { value: { log, res } satisfies RequestScope });
   return log;
 }
 
 function scopeOf(context: ServerCallContext | undefined): RequestScope | undefined {
   const headers = context?.state.get(STATE_HEADERS_KEY);
-  return headers && typeof headers === 'object'
-    ? scopes.get(headers as IncomingHttpHeaders)
-    : undefined;
+  return headers && typeof headers === 'object' ? (headers as ScopedHeaders)[SCOPE] : undefined;
 }
 
 /** The logger of the request `context` belongs to (its lines carry the request id), else `fallback`. */
