@@ -1,8 +1,8 @@
 /**
- * kill -9 while 100 commands are in flight over ten tasks, one of them in a
- * model turn. After a restart on the same data every command is either all
- * there (its message, its reply right after it, its effect) or not there at
- * all; no task is lost and no entry is stored twice.
+ * kill -9 while 100 commands, sent 3 ms apart, are in flight over ten tasks,
+ * one of them in a model turn. After a restart on the same data every command
+ * is either all there (its message, its reply right after it, its effect) or
+ * not there at all; no task is lost and no entry is stored twice.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -22,6 +22,8 @@ const TASKS = 10;
 const COMMANDS = 100;
 /** The kill comes with this answer: most commands are still on their way then. */
 const KILL_AT_ANSWER = 10;
+/** The commands start this far apart, so the kill finds most of them on their way. */
+const SEND_GAP_MS = 3;
 const TURN_TEXT = 'a question that takes a while';
 
 type CommandName = 'title' | 'system' | 'spawn';
@@ -97,15 +99,17 @@ describe.each(storeKinds)('on %s', (kind) => {
       plannedCommand(n, baseIds[n % TASKS]!),
     );
     let answers = 0;
-    const inFlight = commands.map((command) => {
+    const inFlight = commands.map(async (command, n) => {
+      // A few milliseconds apart: sent all at once, a group commit could answer all
+      // hundred together, before the client sees the answer that brings the kill.
+      await new Promise((resolve) => setTimeout(resolve, n * SEND_GAP_MS));
       const { message, response } = send(`/${command.name} ${command.arg}`, {
         taskId: command.taskId,
       });
       command.messageId = message.messageId;
-      return response.then(({ body }) => {
-        command.reply = body.result.task.status.message;
-        if (++answers === KILL_AT_ANSWER) first.child.kill('SIGKILL');
-      });
+      const { body } = await response;
+      command.reply = body.result.task.status.message;
+      if (++answers === KILL_AT_ANSWER) first.child.kill('SIGKILL');
     });
     await Promise.allSettled(inFlight);
     await events.cancel();
