@@ -22,13 +22,13 @@ function child(script: string) {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const lines: { at: number; entry: Record<string, unknown> }[] = [];
+  const lines: { entry: Record<string, unknown> }[] = [];
   let buffer = '';
   process_.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString();
     const complete = buffer.split('\n');
     buffer = complete.pop()!;
-    for (const line of complete) lines.push({ at: performance.now(), entry: JSON.parse(line) });
+    for (const line of complete) lines.push({ entry: JSON.parse(line) });
   });
   let stderr = '';
   process_.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

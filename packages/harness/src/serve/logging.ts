@@ -3,9 +3,9 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 import { enterRequestScope } from '../request-scope.js';
 
 /** Log lines gather on stdout up to this many bytes before a write... */
-export const LOG_BATCH_BYTES = 4096;
+const LOG_BATCH_BYTES = 4096;
 /** ...or for this long at most. */
-export const LOG_FLUSH_MS = 100;
+const LOG_FLUSH_MS = 100;
 
 /**
  * JSON logs. A request's lines carry its `requestId`: code that logs for a
