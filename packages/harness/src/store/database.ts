@@ -52,10 +52,11 @@ export async function openDatabase(
   url: string,
   tables: ((db: AnyKysely) => Promise<void>)[] = [],
   /** On a SQLite file: how often the WAL is copied back, and how long it may grow (for tests). */
-  wal: { checkpointMs?: number; walRestartBytes?: number } = {},
+  wal: { checkpointMs?: number; restartBytes?: number } = {},
 ): Promise<HarnessDatabase> {
   const kind = kindOf(url);
-  await runSdkMigrations(url, kind);
+  if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
+  await runSdkMigrations(url);
   const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url);
   const createTables = async (schema: AnyKysely) => {
     await createMessagesTable(schema);
@@ -79,7 +80,7 @@ export async function openDatabase(
           sqliteConnectionOf(db)!,
           sqliteFile,
           wal.checkpointMs,
-          wal.walRestartBytes,
+          wal.restartBytes,
         );
   if (checkpoints) walCheckpoints.set(db, checkpoints);
   return {
@@ -164,8 +165,7 @@ function createSqliteFile(file: string): void {
  * The SDK ships its task-table migrations only as the `a2a-db` command, so the
  * harness runs that command, with the same Node, before it opens the database.
  */
-async function runSdkMigrations(url: string, kind: DatabaseKind): Promise<void> {
-  if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
+async function runSdkMigrations(url: string): Promise<void> {
   const sdkEntry = fileURLToPath(import.meta.resolve('@a2a-js/sdk'));
   const cli = path.join(path.dirname(sdkEntry), 'cli', 'a2a_db.js');
   try {

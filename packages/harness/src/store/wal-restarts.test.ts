@@ -29,7 +29,7 @@ const MIB = 1024 * 1024;
 describe('the WAL under a steady stream of commits', () => {
   it('starts over once it is long, so its file stays bounded', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-wal-restarts-')), 'tasks.db');
-    database = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 10, walRestartBytes: MIB });
+    database = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 10, restartBytes: MIB });
     const raw = sqliteConnectionOf(database.db)!;
     raw.exec('create table notes (id integer primary key, body text)');
     const commits = new GroupCommit(raw, (run) =>
@@ -53,7 +53,7 @@ describe('the WAL under a steady stream of commits', () => {
 
   it('the harness store asks for it: commands that start tasks keep the WAL bounded too', async () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-wal-restarts-')), 'tasks.db');
-    database = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 10, walRestartBytes: MIB });
+    database = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 10, restartBytes: MIB });
     const store = new HarnessTaskStore(database.db);
     const context = ownerContext('anonymous', '');
     const task = (): Task => {
