@@ -1,4 +1,11 @@
 export { CARD_REFRESH_MS, reconnectDelayMs } from './agent-link.js';
+export {
+  ApiKeyRefusedError,
+  agentKeyFetch,
+  asksForApiKey,
+  requiresApiKey,
+  type AgentKeyFetchOptions,
+} from './agent-key.js';
 export type {
   AgentEntry,
   AnswerStatus,
