@@ -1,0 +1,77 @@
+import type { AgentCard } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
+import { agentKeyFetch, asksForApiKey, requiresApiKey } from 'a2a-chat-core';
+import { readCommands, refreshCard, type CommandSpec } from 'a2a-commands/client';
+import { ApiKeyNeededError } from './errors.js';
+
+/** The A2A agent the bridge fronts: the SDK's client, and the card it was made from. */
+export interface A2AAgent {
+  /** The URL the user named, without a trailing slash. */
+  url: string;
+  client: Client;
+  card: AgentCard;
+  /** The card's ETag, for conditional re-reads. */
+  etag: string | undefined;
+  /** Whether calls carry the key (the card asks for one and there is one). */
+  keyed: boolean;
+}
+
+/** `127.0.0.1:8080` and `http://host/` both work: the scheme is added and trailing slashes go. */
+export function agentBaseUrl(url: string): string {
+  const trimmed = url.trim().replace(/\/+$/, '');
+  const full = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
+  return new URL(full).href.replace(/\/+$/, '');
+}
+
+/**
+ * Reads the agent's card (public: no key) and makes a client over JSON-RPC or
+ * HTTP+JSON from it. The key goes only to an agent whose card asks for one,
+ * and only to the origin of `url`; a card that requires one and no key fails
+ * here with {@link ApiKeyNeededError}, before any call. An agent with an
+ * extended card is asked for it with the key, which also tries the key.
+ */
+export async function connectAgent(url: string, apiKey?: string): Promise<A2AAgent> {
+  const base = agentBaseUrl(url);
+  const read = await refreshCard(base);
+  if (!read.changed) throw new Error(`The agent at ${base} answered 304 to a first read.`);
+  let card = read.card;
+  if (requiresApiKey(card) && !apiKey) throw new ApiKeyNeededError(base);
+  const keyed = asksForApiKey(card) && apiKey !== undefined && apiKey !== '';
+  const fetchImpl = agentKeyFetch({ apiKey: keyed ? apiKey : undefined, agentUrl: base });
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [
+        new JsonRpcTransportFactory({ fetchImpl }),
+        new RestTransportFactory({ fetchImpl }),
+      ],
+    }),
+  );
+  const client = await factory.createFromAgentCard(card);
+  if (keyed && card.capabilities?.extendedAgentCard) card = await client.getAgentCard();
+  return { url: base, client, card, etag: read.etag, keyed };
+}
+
+/**
+ * Reads the card again, conditionally (its ETag), as the chats do: the new
+ * command list when it changed, else undefined. An agent whose extended card
+ * gave the commands keeps them (the public card lists fewer).
+ */
+export async function changedCommands(
+  agent: A2AAgent,
+  signal?: AbortSignal,
+): Promise<CommandSpec[] | undefined> {
+  const read = await refreshCard(agent.url, { etag: agent.etag, signal });
+  if (!read.changed) return undefined;
+  agent.etag = read.etag;
+  if (agent.keyed && agent.card.capabilities?.extendedAgentCard) return undefined;
+  const before = JSON.stringify(readCommands(agent.card));
+  agent.card = read.card;
+  const commands = readCommands(read.card);
+  return JSON.stringify(commands) === before ? undefined : commands;
+}
