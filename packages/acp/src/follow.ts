@@ -52,6 +52,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   /** How long the agent may stay unreachable before the answer is given up. */
   giveUpAfterMs: number;
+  /** Read the task at once, not after the first retry delay. */
+  immediate?: boolean;
   log: (line: string) => void;
 }
 
@@ -77,9 +79,9 @@ export async function followAgain(
   client: Client,
   taskId: string,
   sink: EventSink,
-  { signal, giveUpAfterMs, log }: FollowOptions,
+  { signal, giveUpAfterMs, immediate = false, log }: FollowOptions,
 ): Promise<'ended' | 'aborted'> {
-  let attempt = 0;
+  let attempt = immediate ? -1 : 0;
   let deadline = Date.now() + giveUpAfterMs;
   let lastError: unknown;
   while (!signal.aborted) {
@@ -88,7 +90,8 @@ export async function followAgain(
         `The agent stopped answering mid-answer and could not be reached again for ${Math.round(giveUpAfterMs / 1000)} s: ${describeError(lastError)}`,
       );
     }
-    await sleep(reconnectDelayMs(attempt++), signal);
+    if (attempt >= 0) await sleep(reconnectDelayMs(attempt), signal);
+    attempt += 1;
     if (signal.aborted) break;
     try {
       const options = commandRequestOptions({ signal });

@@ -49,6 +49,8 @@ export class BridgeSession implements EventSink {
   /** A running answer joined by `session/load`, followed until its turn ends. */
   private joined: { abort: AbortController; done: Promise<void> } | undefined;
   private announcedTask: string | undefined;
+  /** A cancel sent `/stop` for the answer in flight. */
+  private stopping = false;
 
   constructor(private readonly options: SessionOptions) {
     this.updates = new TranscriptUpdates(options.agent.url);
@@ -74,7 +76,11 @@ export class BridgeSession implements EventSink {
 
   /** The transcript moves on; the editor gets what is new, in order. */
   private change(next: Transcript, users = false): void {
-    const updates = this.updates.between(this.transcript, next, users);
+    const updates = this.updates.between(this.transcript, next, {
+      users,
+      // The editor's own cancel: it shows that itself, and the reply would cut into the answer.
+      quiet: (entry) => entry.kind === 'reply' && entry.command === 'stop' && this.stopping,
+    });
     this.transcript = next;
     if (next.taskId && next.taskId !== this.announcedTask) {
       this.announcedTask = next.taskId;
@@ -110,6 +116,8 @@ export class BridgeSession implements EventSink {
     const abort = new AbortController();
     const done = followAgain(this.options.agent.client, taskId, this, {
       signal: abort.signal,
+      // It was running a moment ago: read it at once.
+      immediate: true,
       giveUpAfterMs: this.options.giveUpAfterMs,
       log: this.options.log,
     })
@@ -127,7 +135,6 @@ export class BridgeSession implements EventSink {
       .finally(() => {
         if (this.joined?.abort === abort) this.joined = undefined;
       });
-    // The first attempt reads the task at once: it was running a moment ago.
     this.joined = { abort, done };
   }
 
@@ -154,6 +161,7 @@ export class BridgeSession implements EventSink {
       return this.transcript.state === TaskState.TASK_STATE_REJECTED ? 'refusal' : 'end_turn';
     } finally {
       if (this.turn === turn) this.turn = undefined;
+      this.stopping = false;
       await this.flushed();
     }
   }
@@ -208,6 +216,7 @@ export class BridgeSession implements EventSink {
     const { client } = this.options.agent;
     try {
       if (this.options.commands().some((c) => c.name === 'stop')) {
+        this.stopping = true;
         await sendText(client, '/stop', { taskId, contextId });
       } else {
         await client.cancelTask(

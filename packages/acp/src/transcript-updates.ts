@@ -26,12 +26,21 @@ export class TranscriptUpdates {
 
   /**
    * The updates from `before` to `after`. The user's own entries are sent only
-   * when `users` (a replay: an editor shows what it sent itself).
+   * when `users` (a replay: an editor shows what it sent itself); entries that
+   * are `quiet` are taken as shown without being sent.
    */
-  between(before: Transcript, after: Transcript, users = false): SessionUpdate[] {
+  between(
+    before: Transcript,
+    after: Transcript,
+    { users = false, quiet }: { users?: boolean; quiet?: (entry: Entry) => boolean } = {},
+  ): SessionUpdate[] {
     if (before === after) return [];
     const updates: SessionUpdate[] = [];
     after.entries.forEach((entry, index) => {
+      if (!this.shown.has(entry.key) && quiet?.(entry)) {
+        this.shown.set(entry.key, { messageId: '', text: entry.text });
+        return;
+      }
       const update = this.updateFor(entry, before.entries[index], after, users);
       if (update) updates.push(update);
     });

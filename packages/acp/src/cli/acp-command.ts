@@ -1,6 +1,5 @@
 import { Readable, Writable } from 'node:stream';
 import { Command, Option } from 'commander';
-import { startBridge } from '../bridge.js';
 
 /** How the bridge is run, for its messages: `a2a-acp`, or a program that embeds it, e.g. `a2a-harness`. */
 export interface AcpCliNames {
@@ -49,6 +48,8 @@ export function acpCommand({ program = 'a2a-acp', defaultUrl }: AcpCliNames = {}
     async (url: string, flags: { apiKey?: string; cardRefresh?: number; giveUpAfter?: number }) => {
       // A dependency that logs with console.log must not break the protocol on stdout.
       console.log = console.info = console.debug = console.warn = console.error;
+      // Loaded here so that a program embedding this command (a2a-harness) loads ACP only to run it.
+      const { startBridge } = await import('../bridge.js');
       const connection = startBridge({
         agentUrl: url,
         apiKey: flags.apiKey,

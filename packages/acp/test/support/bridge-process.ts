@@ -25,17 +25,25 @@ export interface BridgeProcess {
   close(): Promise<void>;
 }
 
+export interface BridgeStart {
+  /** Arguments after the URL. */
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** The command line before the URL, run from source: `a2a-acp` by default. */
+  command?: { cwd: string; argv: string[] };
+}
+
 /** `a2a-acp <url> [...args]` from source, initialized. */
 export async function startBridge(
   url: string,
-  args: string[] = [],
-  env: NodeJS.ProcessEnv = {},
+  { args = [], env = {}, command }: BridgeStart = {},
 ): Promise<BridgeProcess> {
+  const { cwd, argv } = command ?? { cwd: packageDir, argv: ['src/cli/main.ts'] };
   const child = spawn(
     process.execPath,
-    ['--conditions=a2a-source', '--import', 'tsx', 'src/cli/main.ts', url, ...args],
+    ['--conditions=a2a-source', '--import', 'tsx', ...argv, url, ...args],
     {
-      cwd: packageDir,
+      cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     },

@@ -1,0 +1,221 @@
+/**
+ * `a2a-harness acp`, the ACP bridge, in front of a real harness: driven as an
+ * editor drives it (a child process on stdio, from the ACP SDK's client
+ * side). The offline model is slowed so that answers stream and can be
+ * stopped or joined mid-answer.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { methods, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  agentText,
+  commandNames,
+  newSession,
+  prompt,
+  startBridge,
+  until,
+  updatesOf,
+  type BridgeProcess,
+} from '../../acp/test/support/bridge-process.js';
+import { startHarness, type TestHarness } from './support/harness.js';
+
+const harnessDir = fileURLToPath(new URL('..', import.meta.url));
+
+let harness: TestHarness;
+let bridge: BridgeProcess;
+
+/** The bridge as `a2a-harness acp <url>` runs it, reading the card again every 200 ms. */
+const startHarnessBridge = () =>
+  startBridge(harness.url, {
+    command: { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] },
+    args: ['--card-refresh', '200'],
+  });
+
+beforeAll(async () => {
+  // 40 ms a word: a long answer takes seconds, time to stop or join it.
+  harness = await startHarness({ config: { offline: { latencyMs: 40 } } });
+  bridge = await startHarnessBridge();
+});
+
+afterAll(async () => {
+  await bridge?.close();
+  await harness?.stop();
+});
+
+const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
+const LONG = words(80);
+/** About 9 s of answer: time to start another editor and join it. */
+const LONGER = words(200);
+
+const chunksOf = (updates: SessionUpdate[]) =>
+  updates.filter((update) => update.sessionUpdate === 'agent_message_chunk');
+
+function taskIdOf(bridgeProcess: BridgeProcess, sessionId: string): string | undefined {
+  for (const update of updatesOf(bridgeProcess, sessionId)) {
+    const meta = update._meta as { a2aTask?: { taskId?: string } } | undefined;
+    if (update.sessionUpdate === 'session_info_update' && meta?.a2aTask?.taskId) {
+      return meta.a2aTask.taskId;
+    }
+  }
+  return undefined;
+}
+
+describe('commands', () => {
+  it('arrive after session/new, and change when a custom command file is added and removed', async () => {
+    const sessionId = await newSession(bridge);
+    const names = await until(() => commandNames(bridge, sessionId), 'the command list');
+    expect(names).toEqual(expect.arrayContaining(['help', 'model', 'stop']));
+    expect(names).not.toContain('standup');
+    const file = path.join(harness.dataDir, 'commands', 'standup.md');
+    writeFileSync(
+      file,
+      '---\ndescription: Summarise my day\nargument-hint: <notes>\n---\n\nSummarise my day: $ARGUMENTS\n',
+    );
+    try {
+      await until(() => commandNames(bridge, sessionId)?.includes('standup'), '/standup listed');
+      const list = updatesOf(bridge, sessionId).findLast(
+        (update) => update.sessionUpdate === 'available_commands_update',
+      );
+      expect(list?.sessionUpdate === 'available_commands_update' && list.availableCommands).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'standup', description: 'Summarise my day' }),
+        ]),
+      );
+    } finally {
+      rmSync(file);
+    }
+    await until(() => !commandNames(bridge, sessionId)?.includes('standup'), '/standup to go');
+  });
+
+  it('/help and /model <id> run as commands and show as replies, with their data', async () => {
+    const sessionId = await newSession(bridge);
+    let from = bridge.notifications.length;
+    expect((await prompt(bridge, sessionId, '/help')).stopReason).toBe('end_turn');
+    const help = chunksOf(updatesOf(bridge, sessionId, from));
+    expect(help).toHaveLength(1);
+    expect(agentText(help)).toMatch(/^\*\*\/help\*\*\n\nCommands:\n/);
+    const helpMeta = (help[0]!._meta as Record<string, any>)['a2aCommandReply'];
+    expect(helpMeta.command).toBe('help');
+    expect(helpMeta.data.commands.map((c: { name: string }) => c.name)).toContain('model');
+
+    from = bridge.notifications.length;
+    expect((await prompt(bridge, sessionId, '/model offline/echo')).stopReason).toBe('end_turn');
+    const model = chunksOf(updatesOf(bridge, sessionId, from));
+    expect(agentText(model)).toMatch(/^\*\*\/model\*\*\n\n.*offline\/echo/);
+    expect((model[0]!._meta as Record<string, any>)['a2aCommandReply'].command).toBe('model');
+  });
+});
+
+describe('prompts', () => {
+  it('an ordinary prompt streams as agent message chunks of one message', async () => {
+    const sessionId = await newSession(bridge);
+    const from = bridge.notifications.length;
+    expect((await prompt(bridge, sessionId, 'Hello there')).stopReason).toBe('end_turn');
+    const chunks = chunksOf(updatesOf(bridge, sessionId, from));
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(
+      new Set(
+        chunks.map((chunk) => chunk.sessionUpdate === 'agent_message_chunk' && chunk.messageId),
+      ).size,
+    ).toBe(1);
+    expect(agentText(chunks)).toBe(
+      'This is the offline model (offline/echo); no real model was called. I got 1 message and no system prompt. You said: Hello there',
+    );
+  });
+
+  it('session/cancel mid-answer stops it with /stop: cancelled, the answer so far kept, and the next answer sees it', async () => {
+    const sessionId = await newSession(bridge);
+    const from = bridge.notifications.length;
+    const pending = prompt(bridge, sessionId, LONG);
+    await until(
+      () => chunksOf(updatesOf(bridge, sessionId, from)).length >= 8,
+      'the answer to start',
+    );
+    await bridge.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await pending).stopReason).toBe('cancelled');
+    const stopped = agentText(chunksOf(updatesOf(bridge, sessionId, from)));
+    expect(stopped).toMatch(/^This is the offline model .*\n\n\*\(stopped\)\*$/s);
+    expect(stopped).not.toContain('word79');
+
+    const next = bridge.notifications.length;
+    expect((await prompt(bridge, sessionId, 'and now?')).stopReason).toBe('end_turn');
+    // The model got the first prompt, the stopped answer and this one: the conversation went on.
+    expect(agentText(chunksOf(updatesOf(bridge, sessionId, next)))).toContain(
+      'I got 3 messages and no system prompt. You said: and now?',
+    );
+  });
+});
+
+describe('session/load', () => {
+  it('replays a task: the user’s messages, the answers, and command replies marked as such', async () => {
+    const sessionId = await newSession(bridge);
+    await prompt(bridge, sessionId, 'remember the lighthouse');
+    await prompt(bridge, sessionId, '/model offline/echo');
+    const taskId = taskIdOf(bridge, sessionId)!;
+    expect(taskId).toBeDefined();
+
+    const editor = await startHarnessBridge();
+    try {
+      await editor.connection.agent.request(methods.agent.session.load, {
+        sessionId: taskId,
+        cwd: '/tmp',
+        mcpServers: [],
+      });
+      const replay = updatesOf(editor, taskId);
+      const said = replay.flatMap((update) =>
+        (update.sessionUpdate === 'user_message_chunk' ||
+          update.sessionUpdate === 'agent_message_chunk') &&
+        update.content.type === 'text'
+          ? [[update.sessionUpdate, update.content.text]]
+          : [],
+      );
+      expect(said).toEqual([
+        ['user_message_chunk', 'remember the lighthouse'],
+        ['agent_message_chunk', expect.stringContaining('You said: remember the lighthouse')],
+        ['user_message_chunk', '/model offline/echo'],
+        ['agent_message_chunk', expect.stringMatching(/^\*\*\/model\*\*\n\n/)],
+      ]);
+      await until(() => commandNames(editor, taskId)?.includes('help'), 'the command list');
+      // The loaded session goes on in the same task.
+      const from = editor.notifications.length;
+      await prompt(editor, taskId, 'what did I ask?');
+      expect(agentText(updatesOf(editor, taskId, from))).toContain('I got 3 messages');
+    } finally {
+      await editor.close();
+    }
+  });
+
+  it('joins a running answer from the answer so far and follows it to the end', async () => {
+    const editor = await startHarnessBridge();
+    const sessionId = await newSession(bridge);
+    const from = bridge.notifications.length;
+    const pending = prompt(bridge, sessionId, LONGER);
+    await until(
+      () => chunksOf(updatesOf(bridge, sessionId, from)).length >= 5,
+      'the answer to start',
+    );
+    const taskId = taskIdOf(bridge, sessionId)!;
+    try {
+      await editor.connection.agent.request(methods.agent.session.load, {
+        sessionId: taskId,
+        cwd: '/tmp',
+        mcpServers: [],
+      });
+      const atLoad = agentText(updatesOf(editor, taskId));
+      expect(atLoad).toContain('This is the offline model');
+      expect(atLoad).not.toContain('word199');
+      await pending;
+      const whole = agentText(chunksOf(updatesOf(bridge, sessionId, from)));
+      expect(whole).toContain('word199');
+      await until(() => agentText(updatesOf(editor, taskId)) === whole, 'the joined answer to end');
+    } finally {
+      await editor.close();
+    }
+  });
+});
+
+it('writes nothing but protocol on stdout', () => {
+  expect(bridge.strayLines).toEqual([]);
+});
