@@ -1,5 +1,10 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
-import type { ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type ContentBlock,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
 import { emptyTranscript, TranscriptCore, type Transcript } from 'a2a-chat-core';
 import {
   commandRequestOptions,
@@ -140,7 +145,9 @@ export class BridgeSession implements EventSink {
 
   /** `session/prompt`: the prompt as an A2A message on the session's task, followed to its end. */
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
-    if (this.turn) throw new Error('A prompt is already running in this session.');
+    if (this.turn) {
+      throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
+    }
     const turn: Turn = { abort: new AbortController(), cancelled: false };
     this.turn = turn;
     try {
@@ -206,7 +213,7 @@ export class BridgeSession implements EventSink {
     turn.cancelled = true;
     const grace = setTimeout(() => turn.abort.abort(), this.options.cancelGraceMs);
     grace.unref();
-    void turn.abort.signal.addEventListener('abort', () => clearTimeout(grace), { once: true });
+    turn.abort.signal.addEventListener('abort', () => clearTimeout(grace), { once: true });
     const { taskId, contextId } = this.transcript;
     if (taskId === undefined || !this.running()) {
       turn.abort.abort();

@@ -1,5 +1,5 @@
 import { Readable, Writable } from 'node:stream';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 
 /** How the bridge is run, for its messages: `a2a-acp`, or a program that embeds it, e.g. `a2a-harness`. */
 export interface AcpCliNames {
@@ -11,8 +11,9 @@ export interface AcpCliNames {
 function milliseconds(flag: string): (value: string) => number {
   return (value) => {
     const ms = Number(value);
-    if (!Number.isFinite(ms) || ms <= 0)
-      throw new Error(`${flag} wants a positive number of milliseconds, not "${value}"`);
+    if (!Number.isFinite(ms) || ms <= 0) {
+      throw new InvalidArgumentError(`${flag} wants a positive number of milliseconds.`);
+    }
     return ms;
   };
 }
@@ -33,14 +34,16 @@ export function acpCommand({ program = 'a2a-acp', defaultUrl }: AcpCliNames = {}
       ),
     )
     .addOption(
-      new Option('--card-refresh <ms>', 'how often the card is read again for new commands')
-        .argParser(milliseconds('--card-refresh'))
-        .default(undefined, '12000'),
+      new Option(
+        '--card-refresh <ms>',
+        'how often the card is read again for new commands (default: 12000)',
+      ).argParser(milliseconds('--card-refresh')),
     )
     .addOption(
-      new Option('--give-up-after <ms>', 'how long the agent may stay unreachable mid-answer')
-        .argParser(milliseconds('--give-up-after'))
-        .default(undefined, '30000'),
+      new Option(
+        '--give-up-after <ms>',
+        'how long the agent may stay unreachable mid-answer (default: 30000)',
+      ).argParser(milliseconds('--give-up-after')),
     );
   if (defaultUrl) command.argument('[url]', "the A2A agent's base URL", defaultUrl);
   else command.argument('<url>', "the A2A agent's base URL");
