@@ -12,6 +12,7 @@ import { availableCommands } from './available-commands.js';
 import { CardWatch } from './card-watch.js';
 import { acpError, describeError } from './errors.js';
 import { BridgeSession } from './session.js';
+import { listSessions } from './session-list.js';
 
 export interface BridgeOptions {
   /** The A2A agent's base URL (its card is at `/.well-known/agent-card.json`). */
@@ -116,6 +117,7 @@ export function startBridge(options: BridgeOptions): AgentConnection {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
+        sessionCapabilities: { list: {} },
         promptCapabilities: { image: true, audio: true, embeddedContext: true },
       },
       agentInfo: { name: BRIDGE_NAME, title: 'A2A agent', version: BRIDGE_VERSION },
@@ -143,6 +145,14 @@ export function startBridge(options: BridgeOptions): AgentConnection {
       await session.flushed();
       announceSoon(params.sessionId);
       return {};
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const { agent } = await link();
+      try {
+        return await listSessions(agent, params);
+      } catch (error) {
+        throw acpError(error, agent.url);
+      }
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);

@@ -158,6 +158,11 @@ describe('session/load', () => {
 
     const editor = await startHarnessBridge();
     try {
+      // The editor finds the task among the sessions it can load.
+      const { sessions } = await editor.connection.agent.request(methods.agent.session.list, {
+        cwd: '/tmp',
+      });
+      expect(sessions.map((session) => session.sessionId)).toContain(taskId);
       await editor.connection.agent.request(methods.agent.session.load, {
         sessionId: taskId,
         cwd: '/tmp',
