@@ -135,6 +135,21 @@ describe('the example agent through the bridge', () => {
     expect(agentText(updatesOf(bridge, sessionId, next))).toBe('You said: after the cancel');
   });
 
+  it('session/load of a task the agent does not have fails with -32002, naming the agent', async () => {
+    const error = (await bridge.connection.agent
+      .request(methods.agent.session.load, {
+        sessionId: '00000000-0000-4000-8000-000000000000',
+        cwd: '/tmp',
+        mcpServers: [],
+      })
+      .then(
+        () => undefined,
+        (reason: unknown) => reason,
+      )) as { code: number; message: string } | undefined;
+    expect(error?.code).toBe(-32002);
+    expect(error?.message).toContain(`the agent at ${agent.url} has no such task`);
+  });
+
   it('writes nothing but protocol on stdout', () => {
     expect(bridge.strayLines).toEqual([]);
   });
