@@ -19,6 +19,7 @@ import {
   updatesOf,
   type BridgeProcess,
 } from '../../acp/test/support/bridge-process.js';
+import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from './support/harness.js';
 
 const harnessDir = fileURLToPath(new URL('..', import.meta.url));
@@ -217,6 +218,40 @@ describe('session/load', () => {
       await until(() => agentText(updatesOf(editor, taskId)) === whole, 'the joined answer to end');
     } finally {
       await editor.close();
+    }
+  });
+});
+
+describe('a harness with API keys', () => {
+  it('gets the key from A2A_API_KEY and answers; a wrong key is an ACP auth error', async () => {
+    const keyed = await startHarness({
+      apiKeys: new ApiKeys(parseApiKeyList('alice=sk-alice-0123456789abcdef')),
+    });
+    const command = { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] };
+    const right = await startBridge(keyed.url, {
+      command,
+      env: { A2A_API_KEY: 'sk-alice-0123456789abcdef' },
+    });
+    const wrong = await startBridge(keyed.url, { command, args: ['--api-key', 'sk-wrong'] });
+    try {
+      const sessionId = await newSession(right);
+      const from = right.notifications.length;
+      expect((await prompt(right, sessionId, '/help')).stopReason).toBe('end_turn');
+      expect(agentText(updatesOf(right, sessionId, from))).toMatch(/^\*\*\/help\*\*/);
+      const refused = await (async () => {
+        try {
+          await prompt(wrong, await newSession(wrong), 'hi');
+        } catch (error) {
+          return error as { code: number; message: string };
+        }
+        return undefined;
+      })();
+      expect(refused?.code).toBe(-32000);
+      expect(refused?.message).not.toContain('sk-wrong');
+    } finally {
+      await right.close();
+      await wrong.close();
+      await keyed.stop();
     }
   });
 });
