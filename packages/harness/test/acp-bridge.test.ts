@@ -45,6 +45,9 @@ afterAll(async () => {
   await harness?.stop();
 });
 
+/** Tests that start a second bridge from source, which is slow on a busy machine. */
+const SECOND_BRIDGE_MS = 90_000;
+
 const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
 const LONG = words(80);
 /** About 9 s of answer: time to start another editor and join it. */
@@ -150,110 +153,125 @@ describe('prompts', () => {
 });
 
 describe('session/load', () => {
-  it('replays a task: the user’s messages, the answers, and command replies marked as such', async () => {
-    const sessionId = await newSession(bridge);
-    await prompt(bridge, sessionId, 'remember the lighthouse');
-    await prompt(bridge, sessionId, '/model offline/echo');
-    const taskId = taskIdOf(bridge, sessionId)!;
-    expect(taskId).toBeDefined();
+  it(
+    'replays a task: the user’s messages, the answers, and command replies marked as such',
+    async () => {
+      const sessionId = await newSession(bridge);
+      await prompt(bridge, sessionId, 'remember the lighthouse');
+      await prompt(bridge, sessionId, '/model offline/echo');
+      const taskId = taskIdOf(bridge, sessionId)!;
+      expect(taskId).toBeDefined();
 
-    const editor = await startHarnessBridge();
-    try {
-      // The editor finds the task among the sessions it can load.
-      const { sessions } = await editor.connection.agent.request(methods.agent.session.list, {
-        cwd: '/tmp',
-      });
-      expect(sessions.map((session) => session.sessionId)).toContain(taskId);
-      await editor.connection.agent.request(methods.agent.session.load, {
-        sessionId: taskId,
-        cwd: '/tmp',
-        mcpServers: [],
-      });
-      const replay = updatesOf(editor, taskId);
-      const said = replay.flatMap((update) =>
-        (update.sessionUpdate === 'user_message_chunk' ||
-          update.sessionUpdate === 'agent_message_chunk') &&
-        update.content.type === 'text'
-          ? [[update.sessionUpdate, update.content.text]]
-          : [],
+      const editor = await startHarnessBridge();
+      try {
+        // The editor finds the task among the sessions it can load.
+        const { sessions } = await editor.connection.agent.request(methods.agent.session.list, {
+          cwd: '/tmp',
+        });
+        expect(sessions.map((session) => session.sessionId)).toContain(taskId);
+        await editor.connection.agent.request(methods.agent.session.load, {
+          sessionId: taskId,
+          cwd: '/tmp',
+          mcpServers: [],
+        });
+        const replay = updatesOf(editor, taskId);
+        const said = replay.flatMap((update) =>
+          (update.sessionUpdate === 'user_message_chunk' ||
+            update.sessionUpdate === 'agent_message_chunk') &&
+          update.content.type === 'text'
+            ? [[update.sessionUpdate, update.content.text]]
+            : [],
+        );
+        expect(said).toEqual([
+          ['user_message_chunk', 'remember the lighthouse'],
+          ['agent_message_chunk', expect.stringContaining('You said: remember the lighthouse')],
+          ['user_message_chunk', '/model offline/echo'],
+          ['agent_message_chunk', expect.stringMatching(/^\*\*\/model\*\*\n\n/)],
+        ]);
+        await until(() => commandNames(editor, taskId)?.includes('help'), 'the command list');
+        // The loaded session goes on in the same task.
+        const from = editor.notifications.length;
+        await prompt(editor, taskId, 'what did I ask?');
+        expect(agentText(updatesOf(editor, taskId, from))).toContain('I got 3 messages');
+      } finally {
+        await editor.close();
+      }
+    },
+    SECOND_BRIDGE_MS,
+  );
+
+  it(
+    'joins a running answer from the answer so far and follows it to the end',
+    async () => {
+      const editor = await startHarnessBridge();
+      const sessionId = await newSession(bridge);
+      const from = bridge.notifications.length;
+      const pending = prompt(bridge, sessionId, LONGER);
+      await until(
+        () => chunksOf(updatesOf(bridge, sessionId, from)).length >= 5,
+        'the answer to start',
       );
-      expect(said).toEqual([
-        ['user_message_chunk', 'remember the lighthouse'],
-        ['agent_message_chunk', expect.stringContaining('You said: remember the lighthouse')],
-        ['user_message_chunk', '/model offline/echo'],
-        ['agent_message_chunk', expect.stringMatching(/^\*\*\/model\*\*\n\n/)],
-      ]);
-      await until(() => commandNames(editor, taskId)?.includes('help'), 'the command list');
-      // The loaded session goes on in the same task.
-      const from = editor.notifications.length;
-      await prompt(editor, taskId, 'what did I ask?');
-      expect(agentText(updatesOf(editor, taskId, from))).toContain('I got 3 messages');
-    } finally {
-      await editor.close();
-    }
-  });
-
-  it('joins a running answer from the answer so far and follows it to the end', async () => {
-    const editor = await startHarnessBridge();
-    const sessionId = await newSession(bridge);
-    const from = bridge.notifications.length;
-    const pending = prompt(bridge, sessionId, LONGER);
-    await until(
-      () => chunksOf(updatesOf(bridge, sessionId, from)).length >= 5,
-      'the answer to start',
-    );
-    const taskId = taskIdOf(bridge, sessionId)!;
-    try {
-      await editor.connection.agent.request(methods.agent.session.load, {
-        sessionId: taskId,
-        cwd: '/tmp',
-        mcpServers: [],
-      });
-      const atLoad = agentText(updatesOf(editor, taskId));
-      expect(atLoad).toContain('This is the offline model');
-      expect(atLoad).not.toContain('word199');
-      await pending;
-      const whole = agentText(chunksOf(updatesOf(bridge, sessionId, from)));
-      expect(whole).toContain('word199');
-      await until(() => agentText(updatesOf(editor, taskId)) === whole, 'the joined answer to end');
-    } finally {
-      await editor.close();
-    }
-  });
+      const taskId = taskIdOf(bridge, sessionId)!;
+      try {
+        await editor.connection.agent.request(methods.agent.session.load, {
+          sessionId: taskId,
+          cwd: '/tmp',
+          mcpServers: [],
+        });
+        const atLoad = agentText(updatesOf(editor, taskId));
+        expect(atLoad).toContain('This is the offline model');
+        expect(atLoad).not.toContain('word199');
+        await pending;
+        const whole = agentText(chunksOf(updatesOf(bridge, sessionId, from)));
+        expect(whole).toContain('word199');
+        await until(
+          () => agentText(updatesOf(editor, taskId)) === whole,
+          'the joined answer to end',
+        );
+      } finally {
+        await editor.close();
+      }
+    },
+    SECOND_BRIDGE_MS,
+  );
 });
 
 describe('a harness with API keys', () => {
-  it('gets the key from A2A_API_KEY and answers; a wrong key is an ACP auth error', async () => {
-    const keyed = await startHarness({
-      apiKeys: new ApiKeys(parseApiKeyList('alice=sk-alice-0123456789abcdef')),
-    });
-    const command = { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] };
-    const right = await startBridge(keyed.url, {
-      command,
-      env: { A2A_API_KEY: 'sk-alice-0123456789abcdef' },
-    });
-    const wrong = await startBridge(keyed.url, { command, args: ['--api-key', 'sk-wrong'] });
-    try {
-      const sessionId = await newSession(right);
-      const from = right.notifications.length;
-      expect((await prompt(right, sessionId, '/help')).stopReason).toBe('end_turn');
-      expect(agentText(updatesOf(right, sessionId, from))).toMatch(/^\*\*\/help\*\*/);
-      const refused = await (async () => {
-        try {
-          await prompt(wrong, await newSession(wrong), 'hi');
-        } catch (error) {
-          return error as { code: number; message: string };
-        }
-        return undefined;
-      })();
-      expect(refused?.code).toBe(-32000);
-      expect(refused?.message).not.toContain('sk-wrong');
-    } finally {
-      await right.close();
-      await wrong.close();
-      await keyed.stop();
-    }
-  });
+  it(
+    'gets the key from A2A_API_KEY and answers; a wrong key is an ACP auth error',
+    async () => {
+      const keyed = await startHarness({
+        apiKeys: new ApiKeys(parseApiKeyList('alice=sk-alice-0123456789abcdef')),
+      });
+      const command = { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] };
+      const right = await startBridge(keyed.url, {
+        command,
+        env: { A2A_API_KEY: 'sk-alice-0123456789abcdef' },
+      });
+      const wrong = await startBridge(keyed.url, { command, args: ['--api-key', 'sk-wrong'] });
+      try {
+        const sessionId = await newSession(right);
+        const from = right.notifications.length;
+        expect((await prompt(right, sessionId, '/help')).stopReason).toBe('end_turn');
+        expect(agentText(updatesOf(right, sessionId, from))).toMatch(/^\*\*\/help\*\*/);
+        const refused = await (async () => {
+          try {
+            await prompt(wrong, await newSession(wrong), 'hi');
+          } catch (error) {
+            return error as { code: number; message: string };
+          }
+          return undefined;
+        })();
+        expect(refused?.code).toBe(-32000);
+        expect(refused?.message).not.toContain('sk-wrong');
+      } finally {
+        await right.close();
+        await wrong.close();
+        await keyed.stop();
+      }
+    },
+    SECOND_BRIDGE_MS,
+  );
 });
 
 it('writes nothing but protocol on stdout', () => {
