@@ -16,7 +16,7 @@ export interface A2AAgent {
   url: string;
   client: Client;
   card: AgentCard;
-  /** The card's ETag, for conditional re-reads. */
+  /** The first read's ETag, for conditional re-reads. */
   etag: string | undefined;
   /** Whether calls carry the key (the card asks for one and there is one). */
   keyed: boolean;
@@ -58,20 +58,14 @@ export async function connectAgent(url: string, apiKey?: string): Promise<A2AAge
 }
 
 /**
- * Reads the card again, conditionally (its ETag), as the chats do: the new
+ * A card read again (conditionally, by a2a-chat-core's CardWatch): the new
  * command list when it changed, else undefined. An agent whose extended card
  * gave the commands keeps them (the public card lists fewer).
  */
-export async function changedCommands(
-  agent: A2AAgent,
-  signal?: AbortSignal,
-): Promise<CommandSpec[] | undefined> {
-  const read = await refreshCard(agent.url, { etag: agent.etag, signal });
-  if (!read.changed) return undefined;
-  agent.etag = read.etag;
+export function adoptCard(agent: A2AAgent, card: AgentCard): CommandSpec[] | undefined {
   if (agent.keyed && agent.card.capabilities?.extendedAgentCard) return undefined;
   const before = JSON.stringify(readCommands(agent.card));
-  agent.card = read.card;
-  const commands = readCommands(read.card);
+  agent.card = card;
+  const commands = readCommands(card);
   return JSON.stringify(commands) === before ? undefined : commands;
 }

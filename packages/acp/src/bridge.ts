@@ -7,9 +7,9 @@ import {
   type AgentConnection,
 } from '@agentclientprotocol/sdk';
 import { readCommands, type CommandSpec } from 'a2a-commands/client';
-import { connectAgent, type A2AAgent } from './a2a-agent.js';
+import { CardWatch } from 'a2a-chat-core';
+import { adoptCard, connectAgent, type A2AAgent } from './a2a-agent.js';
 import { availableCommands } from './available-commands.js';
-import { CardWatch } from './card-watch.js';
 import { acpError, describeError } from './errors.js';
 import { BridgeSession } from './session.js';
 import { listSessions } from './session-list.js';
@@ -69,15 +69,24 @@ export function startBridge(options: BridgeOptions): AgentConnection {
     linking ??= connectAgent(options.agentUrl, options.apiKey).then(
       (agent) => {
         commands = readCommands(agent.card);
-        const watch = new CardWatch(
-          agent,
-          (changed) => {
+        const watch = new CardWatch({
+          url: agent.url,
+          etag: agent.etag,
+          refreshMs: options.cardRefreshMs,
+          changed: (card) => {
+            const changed = adoptCard(agent, card);
+            if (!changed) return;
             commands = changed;
             log(`the card lists ${changed.length} commands now`);
             for (const sessionId of sessions.keys()) announceSoon(sessionId);
           },
-          { refreshMs: options.cardRefreshMs, log },
-        );
+          reachable: (error) =>
+            log(
+              error === undefined
+                ? 'the agent answers again'
+                : `cannot read the card: ${describeError(error)}`,
+            ),
+        });
         watch.start();
         connection.closed.finally(() => watch.close());
         return { agent, watch };

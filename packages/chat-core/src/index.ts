@@ -1,4 +1,5 @@
 export { CARD_REFRESH_MS, reconnectDelayMs } from './agent-link.js';
+export { CardWatch, type CardWatchOptions } from './card-watch.js';
 export {
   ApiKeyRefusedError,
   agentKeyFetch,
