@@ -66,6 +66,24 @@ describe('an agent without the commands extension', () => {
   });
 });
 
+describe('session/cancel on an agent without /stop', () => {
+  it('cancels the task: stop reason cancelled, the words so far stay, the next prompt starts the next task', async () => {
+    const { bridge } = await agentAnd({ wordDelayMs: 100 });
+    const sessionId = await newSession(bridge);
+    const from = bridge.notifications.length;
+    const pending = prompt(bridge, sessionId, 'one two three four five six seven eight nine ten');
+    await until(() => agentText(updatesOf(bridge, sessionId, from)).includes('two '), 'some words');
+    await bridge.connection.agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await pending).stopReason).toBe('cancelled');
+    const kept = agentText(updatesOf(bridge, sessionId, from));
+    expect(kept).toMatch(/^You said: one two /);
+    expect(kept).not.toContain('ten');
+    const next = bridge.notifications.length;
+    expect((await prompt(bridge, sessionId, 'again')).stopReason).toBe('end_turn');
+    expect(agentText(updatesOf(bridge, sessionId, next))).toBe('You said: again');
+  });
+});
+
 describe('the API key', () => {
   it('is not sent to an agent whose card does not ask for one', async () => {
     const { agent, bridge } = await agentAnd({}, { env: { A2A_API_KEY: 'sk-unasked' } });
