@@ -26,6 +26,16 @@ export async function renderInk(element: ReactElement): Promise<Rendered> {
   return app;
 }
 
+/** Gives the test terminal another size, as a resized terminal would, and waits for the redraw. */
+export async function resize(app: Rendered, columns: number, rows: number): Promise<void> {
+  Object.defineProperties(app.stdout, {
+    columns: { value: columns, configurable: true },
+    rows: { value: rows, configurable: true },
+  });
+  app.stdout.emit('resize');
+  await settle();
+}
+
 /** Lets ink read input, React commit and ink draw (a lone Esc waits for what may follow it). */
 export function settle(ms = 30): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,15 @@ import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatController } from '../controller.js';
 import { FakeAgent } from '../test-agent.js';
-import { frame, KEYS, press, renderInk, waitForFrame, type Rendered } from '../test-ink.js';
+import {
+  frame,
+  KEYS,
+  press,
+  renderInk,
+  resize,
+  waitForFrame,
+  type Rendered,
+} from '../test-ink.js';
 import { App } from './App.js';
 
 let app: Rendered | undefined;
@@ -117,5 +125,18 @@ describe('App', () => {
     await press(app, 'draft', KEYS.ctrlC);
     expect(frame(app)).toContain('Press Ctrl+C again to quit.');
     expect(frame(app)).not.toContain('› draft');
+  });
+
+  it('a long input at 120×40 wraps inside the terminal: no row is wider, the header stays', async () => {
+    const { app } = await chat();
+    await resize(app, 120, 40);
+    await press(app, 'x'.repeat(125));
+    const rows = frame(app).split('\n');
+    expect(rows[0]).toContain('◆ Fake agent');
+    expect(Math.max(...rows.map((row) => [...row].length))).toBeLessThanOrEqual(120);
+    expect(rows.filter((row) => row.includes('x')).map((row) => row.trimEnd())).toEqual([
+      `› ${'x'.repeat(118)}`,
+      `  ${'x'.repeat(7)}`,
+    ]);
   });
 });
