@@ -7,6 +7,7 @@ import {
   KEYS,
   press,
   renderInk,
+  renderThroughKeyFilter,
   resize,
   waitForFrame,
   type Rendered,
@@ -138,5 +139,29 @@ describe('App', () => {
       `› ${'x'.repeat(118)}`,
       `  ${'x'.repeat(7)}`,
     ]);
+  });
+});
+
+describe('keys that arrive in one read', () => {
+  it('two Ctrl+C in one read stop the answer, then quit', async () => {
+    const agent = new FakeAgent();
+    agent.hold = true;
+    controller = new ChatController(agent.connection());
+    const rendered = await renderThroughKeyFilter(createElement(App, { controller }));
+    app = rendered;
+    await press(app, 'hello', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('working'));
+    await press(app, KEYS.ctrlC + KEYS.ctrlC);
+    await rendered.exited;
+    expect(agent.calls.map((call) => call.text)).toEqual(['hello', '/stop']);
+  });
+
+  it('Ctrl+U and the text typed after it, in one read: the line is cleared, then typed', async () => {
+    controller = new ChatController(new FakeAgent().connection());
+    app = await renderThroughKeyFilter(createElement(App, { controller }));
+    await press(app, 'old draft');
+    await press(app, '\u0015new');
+    expect(frame(app)).toContain('› new');
+    expect(frame(app)).not.toContain('old draft');
   });
 });
