@@ -95,6 +95,19 @@ describe('App', () => {
     expect(firstLine(frame(app))).not.toContain('sub-task view');
   });
 
+  it('a task and the sub-task it started show different short ids: the ends of their ids', async () => {
+    const { app, agent } = await chat();
+    await press(app, '/spawn write a haiku', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('· Ctrl+T opens it'));
+    const [home, sub] = [...agent.tasks.keys()];
+    // Made in the same moment, time-ordered: the same first 8 characters.
+    expect(home!.slice(0, 8)).toBe(sub!.slice(0, 8));
+    expect(firstLine(frame(app))).toContain(`task ${home!.slice(-8)} ·`);
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => firstLine(t).includes('sub-task view'));
+    expect(firstLine(frame(app))).toContain(`task ${sub!.slice(-8)} ·`);
+  });
+
   it('/tasks lists the tasks; picking one opens it', async () => {
     const { app } = await chat();
     await press(app, '/spawn a poem', KEYS.enter);
