@@ -1,5 +1,6 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { ApiKeyRefusedError } from 'a2a-chat-core';
 import {
   isCommandReply,
   parseCommandText,
@@ -371,7 +372,9 @@ export class ChatController implements AgentWatchTarget {
     const text =
       isTaskNotFound(error) && taskId
         ? `Task ${shortId(taskId)} was not found on this agent.`
-        : `The agent did not answer: ${describeError(error)}`;
+        : error instanceof ApiKeyRefusedError
+          ? `${error.message} Start the chat again with the right key (--api-key or A2A_API_KEY).`
+          : `The agent did not answer: ${describeError(error)}`;
     this.store.note(key, text, 'error');
   }
 

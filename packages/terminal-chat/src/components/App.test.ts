@@ -27,7 +27,7 @@ async function chat(agent = new FakeAgent()) {
   return { agent, app, controller };
 }
 
-const firstLine = (text: string) => text.split('\n')[0];
+const firstLine = (text: string) => text.split('\n')[0] ?? '';
 
 describe('App', () => {
   it('shows the agent, a welcome, and the keys in the footer', async () => {
