@@ -59,14 +59,19 @@ export function valuesOf(
   return values.offered;
 }
 
-/** Up and Down move, Tab takes the value, Esc closes; Enter still sends what is typed. */
+/**
+ * Up and Down move, Tab takes the value, Esc closes. Enter follows the rule
+ * for names: it takes the highlighted value when that differs from what is
+ * typed, and sends when they are the same.
+ */
 function valuesKey(state: ComposerState, key: Key, offered: ArgumentValues): KeyResult | undefined {
   const count = offered.values.length;
   if (key.upArrow) return { state: { ...state, selected: (state.selected - 1 + count) % count } };
   if (key.downArrow) return { state: { ...state, selected: (state.selected + 1) % count } };
   if (key.escape) return { state: { ...state, dismissed: true } };
-  if (key.tab) {
-    const chosen = offered.values[Math.min(state.selected, count - 1)]!;
+  const chosen = offered.values[Math.min(state.selected, count - 1)]!;
+  const typed = state.line.text.slice(offered.position.start);
+  if (key.tab || (key.return && !key.meta && typed !== chosen.value)) {
     return {
       state: withLine(state, lineOf(takeValue(state.line.text, offered.position, chosen.value))),
     };

@@ -1,7 +1,9 @@
 import type { CommandSpec } from 'a2a-commands/client';
 import { createElement } from 'react';
+import { completeArgument } from 'a2a-commands/client/completion';
+import type { CommandCompletionParams } from 'a2a-commands/client/completion';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frame, KEYS, press, renderInk, type Rendered } from '../test-ink.js';
+import { frame, KEYS, press, renderInk, waitForFrame, type Rendered } from '../test-ink.js';
 import { Composer } from './Composer.js';
 
 const COMMANDS: CommandSpec[] = [
@@ -15,11 +17,39 @@ const COMMANDS: CommandSpec[] = [
 let app: Rendered | undefined;
 afterEach(() => app?.unmount());
 
-async function composer(commands = COMMANDS, onSubmit = vi.fn((_text: string) => true)) {
+/** Choices on the card, as a harness with two models lists them: matched here, no request. */
+const MODEL_CHOICES: CommandCompletionParams = {
+  endpoint: 'http://agent.test/complete',
+  max_values: 20,
+  commands: [
+    {
+      name: 'model',
+      arguments: [
+        {
+          name: 'model',
+          choices: [
+            { value: 'offline/echo', description: 'offline' },
+            { value: 'openai/fake-beta', description: 'openai' },
+          ],
+        },
+      ],
+    },
+    { name: 'help', arguments: [{ name: 'command', choices: [{ value: 'model' }] }] },
+  ],
+};
+
+async function composer(
+  commands = COMMANDS,
+  onSubmit = vi.fn((_text: string) => true),
+  completion?: CommandCompletionParams,
+) {
   app = await renderInk(
     createElement(Composer, {
       commands,
       onSubmit,
+      argumentValues: completion
+        ? (input: string, signal: AbortSignal) => completeArgument(input, completion, { signal })
+        : undefined,
       isActive: true,
       width: 80,
       maxRows: 6,
@@ -162,6 +192,35 @@ describe('required-argument rule', () => {
     expect(onSubmit).toHaveBeenLastCalledWith('/model ');
     await press(app, '/help', KEYS.escape, KEYS.enter);
     expect(onSubmit).toHaveBeenLastCalledWith('/help');
+  });
+});
+
+describe('Enter with a list of values open', () => {
+  it('takes the highlighted value when it differs from what is typed; the next Enter sends', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/model beta');
+    await waitForFrame(app, (t) => t.includes('openai/fake-beta'));
+    await press(app, KEYS.enter);
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(frame(app).split('\n')[0]).toBe('› /model openai/fake-beta');
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/model openai/fake-beta');
+  });
+
+  it('the same for /help and a command name as the value', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/help mo');
+    await waitForFrame(app, (t) => /❯ model/.test(t));
+    await press(app, KEYS.enter, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/help model');
+  });
+
+  it('sends at once when what is typed is the highlighted value', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/model offline/echo');
+    await waitForFrame(app, (t) => t.includes('offline'));
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/model offline/echo');
   });
 });
 
