@@ -195,10 +195,18 @@ export function composerKey(
   }
   if (key.escape) return { state: { ...state, message: undefined } };
   if (key.tab) return { state };
-  // Terminals send DEL for Backspace, which ink reports as `delete`.
+  // Terminals send DEL for Backspace, which ink reports as `delete`; with Alt, a word goes.
+  if ((key.backspace || key.delete) && key.meta) {
+    return { state: withLine(state, edit.deleteWordBack(line)) };
+  }
   if (key.backspace || key.delete) return { state: withLine(state, edit.backspace(line)) };
-  if (key.leftArrow) return { state: withLine(state, edit.left(line)) };
-  if (key.rightArrow) return { state: withLine(state, edit.right(line)) };
+  const byWord = key.ctrl || key.meta;
+  if (key.leftArrow || (key.meta && input === 'b')) {
+    return { state: withLine(state, byWord ? edit.wordLeft(line) : edit.left(line)) };
+  }
+  if (key.rightArrow || (key.meta && input === 'f')) {
+    return { state: withLine(state, byWord ? edit.wordRight(line) : edit.right(line)) };
+  }
   if (key.home || (key.ctrl && input === 'a')) return { state: withLine(state, edit.home(line)) };
   if (key.end || (key.ctrl && input === 'e')) return { state: withLine(state, edit.end(line)) };
   if (key.ctrl && input === 'u') return { state: withLine(state, edit.killToStart(line)) };

@@ -256,6 +256,32 @@ describe('editing and history', () => {
     expect(onSubmit).toHaveBeenCalledWith('line one\nline two  tabbed');
   });
 
+  it('Backspace removes a whole grapheme: a family emoji, a flag, an accented letter', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, 'a👨‍👩‍👧‍👦🇫🇷e\u0301', KEYS.backspace, KEYS.backspace, KEYS.backspace);
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('a');
+  });
+
+  it('Left and Right step over a whole grapheme', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, '👨‍👩‍👧‍👦b', KEYS.left, KEYS.left, 'a', KEYS.right, KEYS.right, 'c', KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('a👨‍👩‍👧‍👦bc');
+  });
+
+  it('moves by words: Ctrl+Left/Right, Alt+Left/Right, Alt+B/F; Alt+Backspace deletes one', async () => {
+    const { app, onSubmit } = await composer();
+    const ctrlLeft = '\u001b[1;5D';
+    const ctrlRight = '\u001b[1;5C';
+    const altLeft = '\u001b[1;3D';
+    await press(app, 'one two three', ctrlLeft, ctrlLeft, 'X');
+    await press(app, ctrlRight, 'Y', altLeft, 'Z', '\u001bf', '\u001bb', 'W');
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('one WZXtwoY three');
+    await press(app, 'alpha beta', '\u001b\u007f', KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('alpha ');
+  });
+
   it('moves the cursor and edits in the middle', async () => {
     const { app, onSubmit } = await composer();
     await press(app, 'helo', KEYS.left, 'l', KEYS.enter);
