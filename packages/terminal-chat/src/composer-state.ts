@@ -35,6 +35,8 @@ export const INITIAL_COMPOSER: ComposerState = {
 export interface KeyResult {
   state: ComposerState;
   submit?: string;
+  /** Esc found no list to close: it is the App's (to stop a running answer). */
+  escaped?: boolean;
 }
 
 /** The open completion list for this state: `[]` when closed. */
@@ -193,7 +195,7 @@ export function composerKey(
     const moved = newer(state.history, line.text);
     return { state: { ...withLine(state, lineOf(moved.text)), history: moved.history } };
   }
-  if (key.escape) return { state: { ...state, message: undefined } };
+  if (key.escape) return { state: { ...state, message: undefined }, escaped: true };
   if (key.tab) return { state };
   // Terminals send DEL for Backspace, which ink reports as `delete`; with Alt, a word goes.
   if ((key.backspace || key.delete) && key.meta) {

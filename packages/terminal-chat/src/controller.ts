@@ -117,20 +117,32 @@ export class ChatController implements AgentWatchTarget {
    * (the task goes on), else cancels the task; idle, it arms quitting; armed, it quits.
    */
   interrupt(): Interrupt {
-    const view = this.activeView();
     if (this.getState().quitArmed) return 'quit';
-    if (view.busy && this.turns.has(view.key)) {
-      if (view.taskId !== undefined && this.getState().commands.some((c) => c.name === 'stop')) {
-        this.store.arm('Stopping the answer… press Ctrl+C again to quit.');
-        void this.stopTurn(view.key);
-        return 'stopping';
-      }
+    const stopping = this.stopAnswer();
+    if (stopping === 'stopping') {
+      this.store.arm('Stopping the answer… press Ctrl+C again to quit.');
+    } else if (stopping === 'canceling') {
       this.store.arm('Canceling the task (this ends it)… press Ctrl+C again to quit.');
-      void this.cancelTurn(view.key);
-      return 'canceling';
+    } else {
+      this.store.arm('Press Ctrl+C again to quit.');
     }
-    this.store.arm('Press Ctrl+C again to quit.');
-    return 'armed';
+    return stopping ?? 'armed';
+  }
+
+  /**
+   * Esc, and the first Ctrl+C: stops the answer on screen with `/stop` when
+   * the agent offers it (the task goes on), else cancels the task. Undefined
+   * when no answer is running here.
+   */
+  stopAnswer(): 'stopping' | 'canceling' | undefined {
+    const view = this.activeView();
+    if (!view.busy || !this.turns.has(view.key)) return undefined;
+    if (view.taskId !== undefined && this.getState().commands.some((c) => c.name === 'stop')) {
+      void this.stopTurn(view.key);
+      return 'stopping';
+    }
+    void this.cancelTurn(view.key);
+    return 'canceling';
   }
 
   /** Any other key: a later Ctrl+C starts over. */

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatController } from '../controller.js';
-import { FakeAgent } from '../test-agent.js';
+import { COMMANDS_WITHOUT_STOP, FakeAgent } from '../test-agent.js';
 import {
   frame,
   KEYS,
@@ -152,6 +152,48 @@ describe('App', () => {
       `› ${'x'.repeat(118)}`,
       `  ${'x'.repeat(7)}`,
     ]);
+  });
+});
+
+describe('stopping an answer', () => {
+  async function answering(commands?: ConstructorParameters<typeof FakeAgent>[0]) {
+    const agent = new FakeAgent(commands);
+    agent.hold = true;
+    const { app } = await chat(agent);
+    await resize(app, 80, 24);
+    await press(app, 'hello', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('working'));
+    return { agent, app };
+  }
+
+  it('the footer says what Ctrl+C does, whole, at 80 columns', async () => {
+    const { app } = await answering();
+    const footer = frame(app).split('\n').at(-1)!;
+    expect(footer).toContain('Ctrl+C stop answer');
+    expect([...footer].length).toBeLessThanOrEqual(80);
+  });
+
+  it('without /stop on the card, the footer says Ctrl+C cancels the task', async () => {
+    const { app } = await answering(COMMANDS_WITHOUT_STOP);
+    expect(frame(app).split('\n').at(-1)).toContain('Ctrl+C cancel task');
+  });
+
+  it('Esc stops the answer, without arming quit', async () => {
+    const { app, agent } = await answering();
+    await press(app, KEYS.escape);
+    await waitForFrame(app, (t) => t.includes('Stopped the answer.'));
+    expect(agent.calls.map((call) => call.text)).toEqual(['hello', '/stop']);
+    expect(controller!.getState().quitArmed).toBe(false);
+  });
+
+  it('Esc with the completion list open closes the list and leaves the answer running', async () => {
+    const { app, agent } = await answering();
+    await press(app, '/mo');
+    await waitForFrame(app, (t) => t.includes('❯ /model'));
+    await press(app, KEYS.escape);
+    expect(frame(app)).not.toContain('❯ /model');
+    expect(frame(app)).toContain('working');
+    expect(agent.calls.map((call) => call.text)).toEqual(['hello']);
   });
 });
 

@@ -133,9 +133,11 @@ export function App({ controller }: AppProps) {
     mode: picking ? 'picker' : 'input',
     home,
     busy: view.busy,
+    stops: state.commands.some((command) => command.name === 'stop') ? 'answer' : 'task',
     hasCommands: state.commands.length > 0,
     scrolled: scroll > 0,
     linkKey: SUBTASK_KEY,
+    width: columns,
   });
   const welcome =
     `Connected to ${state.agentName}. Type a message` +
@@ -165,6 +167,7 @@ export function App({ controller }: AppProps) {
           commands={state.commands}
           argumentValues={controller.argumentValues}
           onSubmit={send}
+          onEscape={() => controller.stopAnswer()}
           isActive={!picking}
           width={columns}
           maxRows={Math.max(3, Math.floor(rows / 3))}

@@ -36,6 +36,8 @@ export interface ComposerProps {
   commands: readonly CommandSpec[];
   /** Sends the text; false when it was refused, so the draft stays. */
   onSubmit: (text: string) => boolean;
+  /** Esc with no list to close (the App stops a running answer). */
+  onEscape?: () => void;
   /** False while a picker has the keys: the line shows without a cursor. */
   isActive: boolean;
   width: number;
@@ -67,6 +69,7 @@ function InputLine({ line, active }: { line: Line; active: boolean }) {
 export function Composer({
   commands,
   onSubmit,
+  onEscape,
   isActive,
   width,
   maxRows,
@@ -120,6 +123,7 @@ export function Composer({
       next = { ...withLine(next, EMPTY_LINE), history: remember(next.history, result.submit) };
     }
     set(next);
+    if (result.escaped) onEscape?.();
   });
 
   const items = completionsOf(state, commands);
