@@ -120,6 +120,21 @@ describe('App', () => {
     expect(firstLine(opened)).toContain('sub-task view');
   });
 
+  it('after /tasks, opening a task and Ctrl+T back, Up recalls history: the old list keeps no keys', async () => {
+    const { app } = await chat();
+    await press(app, '/spawn a poem', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Started sub-task'));
+    await press(app, '/tasks', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Enter opens it'));
+    await press(app, KEYS.down, KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: a poem'));
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => !firstLine(t).includes('sub-task view'));
+    await press(app, KEYS.up);
+    expect(frame(app)).toContain('› /tasks');
+    expect(frame(app).split('\n').at(-1)).toContain('Enter send');
+  });
+
   it('an agent without the extension: plain chat, no list, / goes to the model', async () => {
     const { app, agent } = await chat(new FakeAgent([]));
     expect(frame(app)).toContain('Connected to Fake agent. Type a message.');

@@ -64,9 +64,13 @@ export function App({ controller }: AppProps) {
   const scroll = scrolls[view.key] ?? 0;
   const last = view.entries.at(-1);
 
-  // A list the user asked for takes the arrow keys as soon as it arrives.
+  // Lists that had the keys once: coming back to a view does not hand them over again.
+  const offered = useRef(new Set<string>());
+
+  // A list the user asked for takes the arrow keys as soon as it arrives, and only then.
   useEffect(() => {
-    if (!last || !asksToPick(view.entries, last)) return;
+    if (!last || offered.current.has(last.key) || !asksToPick(view.entries, last)) return;
+    offered.current.add(last.key);
     const current = choicesOf(last)!.choices.findIndex((choice) => choice.current);
     setPicker({ key: last.key, selected: Math.max(0, current) });
     // Only a new last entry moves the keys, not every update of the view.
