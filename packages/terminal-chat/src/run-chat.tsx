@@ -4,16 +4,16 @@ import { render } from 'ink';
 import { App } from './components/App.js';
 import type { Connection } from './connection.js';
 import { AgentWatch } from './agent-watch.js';
+import { taskToResume } from './chat-store.js';
 import { ChatController } from './controller.js';
 import { filteredInput } from './key-filter.js';
-import { HOME } from './views.js';
 
 /** The alternate screen, as full-screen terminal programs use it: the shell's screen comes back after. */
 const ENTER_SCREEN = '\u001b[?1049h\u001b[H\u001b[2J';
 const LEAVE_SCREEN = '\u001b[?1049l\u001b[?25h';
 
 export interface ChatOutcome {
-  /** The home view's task when the chat ended, to resume it. */
+  /** The task on screen when the chat ended, to resume it. */
   taskId?: string;
 }
 
@@ -53,5 +53,5 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
     restore();
     process.off('exit', restore);
   }
-  return { taskId: controller.getState().views[HOME]?.taskId };
+  return { taskId: taskToResume(controller.getState()) };
 }

@@ -12,6 +12,7 @@ import {
   waitForFrame,
   type Rendered,
 } from '../test-ink.js';
+import { taskToResume } from '../chat-store.js';
 import { App } from './App.js';
 
 let app: Rendered | undefined;
@@ -133,6 +134,18 @@ describe('App', () => {
     await press(app, KEYS.up);
     expect(frame(app)).toContain('› /tasks');
     expect(frame(app).split('\n').at(-1)).toContain('Enter send');
+  });
+
+  it('quitting inside a fork resumes the fork, not the main task', async () => {
+    const { app, agent } = await chat();
+    await press(app, 'hello', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: hello') && !t.includes('working'));
+    await press(app, '/fork', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('· Ctrl+T opens it'));
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => firstLine(t).includes('sub-task view'));
+    const fork = [...agent.tasks.keys()][1]!;
+    expect(taskToResume(controller!.getState())).toBe(fork);
   });
 
   it('an agent without the extension: plain chat, no list, / goes to the model', async () => {
