@@ -9,10 +9,12 @@ import {
   renderInk,
   renderThroughKeyFilter,
   resize,
+  settle,
   waitForFrame,
   type Rendered,
 } from '../test-ink.js';
 import { taskToResume } from '../chat-store.js';
+import { HOME } from '../views.js';
 import { App } from './App.js';
 
 let app: Rendered | undefined;
@@ -147,6 +149,28 @@ describe('App', () => {
     const fork = [...agent.tasks.keys()][1]!;
     expect(taskToResume(controller!.getState())).toBe(fork);
   });
+
+  it('PgUp while an answer streams holds still: the lines on screen do not drift', async () => {
+    const agent = new FakeAgent();
+    const { app } = await chat(agent);
+    await resize(app, 80, 24);
+    const words = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+    await press(app, words(200, 'old'), KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('old199') && !t.includes('working'));
+    agent.wordDelayMs = 5;
+    await press(app, words(300, 'new'), KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: new0'));
+    await press(app, KEYS.pageUp);
+    const transcript = () => frame(app).split('\n').slice(1, -3).join('\n');
+    const before = transcript();
+    // Several rows more of the answer arrive below what is on screen.
+    const answer = () => controller!.getState().views[HOME]!.entries.at(-1)!.text;
+    await waitForFrame(app, () => answer().includes('new60'), 20_000);
+    await settle(60);
+    expect(frame(app)).toContain('working');
+    expect(transcript()).toBe(before);
+  }, 30_000);
 
   it('an agent without the extension: plain chat, no list, / goes to the model', async () => {
     const { app, agent } = await chat(new FakeAgent([]));

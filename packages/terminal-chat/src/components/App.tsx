@@ -26,6 +26,16 @@ function asksToPick(entries: readonly Entry[], reply: Entry): boolean {
   return asked !== undefined && parseCommandText(asked.text)?.args === '';
 }
 
+/**
+ * How far a view is scrolled back, and the entries it shows meanwhile: those
+ * of the moment scrolling began, so that what is being read holds still while
+ * an answer streams in below. Back at the bottom, the view is live again.
+ */
+interface Scrolled {
+  lines: number;
+  entries?: readonly Entry[];
+}
+
 interface Picking {
   /** The reply whose list has the keys. */
   key: string;
@@ -51,7 +61,7 @@ export function App({ controller }: AppProps) {
   const { columns, rows } = useTerminalSize();
   const composer = useRef<ComposerHandle>(null);
   const maxScroll = useRef(0);
-  const [scrolls, setScrolls] = useState<Record<string, number>>({});
+  const [scrolls, setScrolls] = useState<Record<string, Scrolled>>({});
   const [picker, setPickerState] = useState<Picking>();
   // Keys can come faster than renders: the handler reads the picker from here, never a stale render.
   const pickerNow = useRef<Picking>(undefined);
@@ -61,7 +71,8 @@ export function App({ controller }: AppProps) {
   };
 
   const view = state.views[state.active] ?? emptyView(state.active);
-  const scroll = scrolls[view.key] ?? 0;
+  const scroll = scrolls[view.key]?.lines ?? 0;
+  const shownEntries = scrolls[view.key]?.entries ?? view.entries;
   const last = view.entries.at(-1);
 
   // Lists that had the keys once: coming back to a view does not hand them over again.
@@ -83,10 +94,12 @@ export function App({ controller }: AppProps) {
     exit();
   };
   const scrollBy = (lines: number) =>
-    setScrolls((all) => ({
-      ...all,
-      [view.key]: Math.max(0, Math.min(maxScroll.current, (all[view.key] ?? 0) + lines)),
-    }));
+    setScrolls((all) => {
+      const was = all[view.key];
+      const next = Math.max(0, Math.min(maxScroll.current, (was?.lines ?? 0) + lines));
+      const entries = next === 0 ? undefined : (was?.entries ?? view.entries);
+      return { ...all, [view.key]: { lines: next, entries } };
+    });
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
@@ -128,7 +141,7 @@ export function App({ controller }: AppProps) {
 
   const send = (text: string): boolean => {
     const sent = controller.submit(text);
-    if (sent) setScrolls((all) => ({ ...all, [view.key]: 0 }));
+    if (sent) setScrolls((all) => ({ ...all, [view.key]: { lines: 0 } }));
     return sent;
   };
 
@@ -156,7 +169,7 @@ export function App({ controller }: AppProps) {
         offline={state.offline}
       />
       <Transcript
-        entries={view.entries}
+        entries={shownEntries}
         scroll={scroll}
         width={columns}
         rows={rows}
