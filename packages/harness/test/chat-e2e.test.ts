@@ -4,7 +4,7 @@
  * in-process through its commander command, and once as a real process; the
  * chat runs as a real process in a tmux pseudo-terminal, driven by keys.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -90,6 +90,20 @@ describe('a2a-harness send', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('You said: /help\n');
   });
+
+  it('as a real process, streams the answer: it arrives in pieces, as the model writes it', async () => {
+    const prompt = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const child = spawn('sh', ['-c', cliCommand(['send', harness.url, prompt])]);
+    const pieces: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => pieces.push(chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(pieces.join('')).toMatch(
+      new RegExp(`^This is the offline model.*You said: ${prompt}\\n$`),
+    );
+    // SendMessage would print the whole answer in one write, at the end.
+    expect(pieces.length).toBeGreaterThan(5);
+  }, 60_000);
 
   it('as a real process: exit codes 0 and 1', async () => {
     const run = promisify(execFile);
