@@ -267,6 +267,41 @@ describe('a2a-harness chat in a terminal', () => {
     expect(done.match(/This is the offline model/g)).toHaveLength(1);
   }, 120_000);
 
+  it('Ctrl+Z hands the terminal back to the shell; fg brings the chat back, drawn and taking keys', async () => {
+    // An interactive shell with job control, as a person runs the chat.
+    terminal = TmuxTerminal.start('bash --norc --noprofile -i', { columns: 90, rows: 24 });
+    terminal.type(cliCommand(['chat', harness.url]));
+    terminal.keys('Enter');
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.keys('C-z');
+    await terminal.waitFor((s) => /Stopped/.test(s) && !s.includes('◆ a2a-harness'));
+    terminal.type('fg');
+    terminal.keys('Enter');
+    await terminal.waitFor(
+      (s) => s.includes('◆ a2a-harness') && s.includes('Back from the background.'),
+    );
+    terminal.type('hello again');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: hello again');
+  }, 120_000);
+
+  it('NO_COLOR: no colours on screen; bold and the inverse cursor stay', async () => {
+    terminal = TmuxTerminal.start(`NO_COLOR=1 ${cliCommand(['chat', harness.url])}`, {
+      columns: 90,
+      rows: 24,
+    });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    const styles = [...terminal.screenWithStyles().matchAll(/\u001b\[([0-9;]*)m/g)].flatMap(
+      (match) => match[1]!.split(';').map(Number),
+    );
+    const colours = styles.filter(
+      (code) => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || code >= 90,
+    );
+    expect(colours).toEqual([]);
+    expect(styles).toContain(1);
+    expect(styles).toContain(7);
+  }, 120_000);
+
   it('an agent without the extension: plain chat, no completion, no errors', async () => {
     terminal = TmuxTerminal.start(cliCommand(['chat', plain.url]), { columns: 90, rows: 20 });
     await terminal.waitFor('Connected to Plain echo agent. Type a message.', 60_000);

@@ -153,7 +153,7 @@ function listKey(
 
 /** Keys the App handles: the composer leaves them alone. */
 export function isGlobalKey(input: string, key: Key): boolean {
-  return (key.ctrl && ['c', 't', 'd'].includes(input)) || key.pageUp || key.pageDown;
+  return (key.ctrl && ['c', 't', 'd', 'z'].includes(input)) || key.pageUp || key.pageDown;
 }
 
 /** One key (or one pasted chunk) in the composer. */

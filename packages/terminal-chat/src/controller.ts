@@ -145,6 +145,11 @@ export class ChatController implements AgentWatchTarget {
     return 'canceling';
   }
 
+  /** The chat was continued after Ctrl+Z suspended it. */
+  resumed(): void {
+    this.store.setStatus('Back from the background.', 'info');
+  }
+
   /** Any other key: a later Ctrl+C starts over. */
   disarm(): void {
     this.store.disarm();

@@ -7,6 +7,7 @@ import { AgentWatch } from './agent-watch.js';
 import { taskToResume } from './chat-store.js';
 import { ChatController } from './controller.js';
 import { filteredInput } from './key-filter.js';
+import { colorlessOutput, noColorWanted } from './no-color.js';
 
 /** The alternate screen, as full-screen terminal programs use it: the shell's screen comes back after. */
 const ENTER_SCREEN = '\u001b[?1049h\u001b[H\u001b[2J';
@@ -35,9 +36,21 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
   process.stdout.write(ENTER_SCREEN);
   process.once('exit', restore);
 
-  const app = render(<App controller={controller} />, {
+  // Ctrl+Z: the shell's screen comes back and the chat stops until `fg` continues it.
+  const suspend = () => {
+    process.stdin.setRawMode?.(false);
+    process.stdout.write(LEAVE_SCREEN);
+    process.once('SIGCONT', () => {
+      process.stdin.setRawMode?.(true);
+      process.stdout.write(ENTER_SCREEN);
+      // A new line in the footer makes ink draw the whole frame on the fresh screen.
+      controller.resumed();
+    });
+    process.kill(process.pid, 'SIGTSTP');
+  };
+  const app = render(<App controller={controller} onSuspend={suspend} />, {
     stdin: input.stream,
-    stdout: process.stdout,
+    stdout: noColorWanted() ? colorlessOutput(process.stdout) : process.stdout,
     exitOnCtrlC: false,
   });
   const stop = () => app.unmount();

@@ -52,10 +52,12 @@ function activeChoices(controller: ChatController, picking: Picking | undefined)
 
 export interface AppProps {
   controller: ChatController;
+  /** Ctrl+Z: hand the terminal back to the shell until continued. */
+  onSuspend?: () => void;
 }
 
 /** The terminal chat: header, transcript, composer, footer, and the keys that move between them. */
-export function App({ controller }: AppProps) {
+export function App({ controller, onSuspend }: AppProps) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
@@ -109,6 +111,10 @@ export function App({ controller }: AppProps) {
       return;
     }
     controller.disarm();
+    if (key.ctrl && input === 'z') {
+      onSuspend?.();
+      return;
+    }
     const page = Math.max(1, rows - 10);
     if (key.pageUp) return scrollBy(page);
     if (key.pageDown) return scrollBy(-page);
