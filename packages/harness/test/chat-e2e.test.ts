@@ -291,8 +291,9 @@ describe('a2a-harness chat in a terminal', () => {
       rows: 24,
     });
     await terminal.waitFor('Connected to a2a-harness', 60_000);
-    const styles = [...terminal.screenWithStyles().matchAll(/\u001b\[([0-9;]*)m/g)].flatMap(
-      (match) => match[1]!.split(';').map(Number),
+    const sgr = new RegExp(`${String.fromCharCode(27)}\\[([0-9;]*)m`, 'g');
+    const styles = [...terminal.screenWithStyles().matchAll(sgr)].flatMap((match) =>
+      match[1]!.split(';').map(Number),
     );
     const colours = styles.filter(
       (code) => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || code >= 90,
