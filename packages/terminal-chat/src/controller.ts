@@ -1,6 +1,6 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
-import { ApiKeyRefusedError } from 'a2a-chat-core';
+import { ApiKeyRefusedError, keepShownAnswer } from 'a2a-chat-core';
 import {
   isCommandReply,
   parseCommandText,
@@ -196,19 +196,29 @@ export class ChatController implements AgentWatchTarget {
   reconnected(): void {
     const view = this.activeView();
     if (view.taskId === undefined || this.turns.has(view.key)) return;
-    void this.reload(view.key, view.taskId, 'Reconnected to the agent.');
+    void this.reload(view.key, view.taskId, 'Reconnected to the agent.', { keepAnswer: true });
   }
 
   /**
    * A view's task read again with GetTask (its turn followed while it runs);
    * `note` goes after what was read, which replaces the view's entries.
    */
-  private async reload(key: string, id: string, note?: string): Promise<void> {
+  private async reload(
+    key: string,
+    id: string,
+    note?: string,
+    options: { keepAnswer?: boolean } = {},
+  ): Promise<void> {
     try {
       const task = await this.request((signal) =>
         this.session.client.getTask({ tenant: '', id, historyLength: undefined }, { signal }),
       );
-      this.store.updateView(key, () => viewOf(task, key));
+      this.store.updateView(key, (shown) => {
+        const reread = viewOf(task, key);
+        // After an outage, the answer on screen stays even if the agent kept less of it.
+        if (!options.keepAnswer) return reread;
+        return { ...reread, entries: keepShownAnswer(shown.entries, reread.entries) };
+      });
       if (note) this.store.note(key, note);
       if (isRunning(task.status?.state)) await this.attach(key);
     } catch (error) {
