@@ -285,6 +285,19 @@ describe('a2a-harness chat in a terminal', () => {
     await terminal.waitFor('You said: hello again');
   }, 120_000);
 
+  it('Ctrl+Z where nothing can suspend the chat (no job control): it says so and goes on', async () => {
+    // Run as the terminal's own command, the chat's process group has no shell to continue it.
+    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 90, rows: 24 });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.keys('C-z');
+    await terminal.waitFor(
+      (s) => s.includes('◆ a2a-harness') && s.includes('Ctrl+Z cannot suspend the chat here'),
+    );
+    terminal.type('still here');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: still here');
+  }, 120_000);
+
   it('NO_COLOR: no colours on screen; bold and the inverse cursor stay', async () => {
     terminal = TmuxTerminal.start(`NO_COLOR=1 ${cliCommand(['chat', harness.url])}`, {
       columns: 90,

@@ -145,9 +145,14 @@ export class ChatController implements AgentWatchTarget {
     return 'canceling';
   }
 
-  /** The chat was continued after Ctrl+Z suspended it. */
-  resumed(): void {
-    this.store.setStatus('Back from the background.', 'info');
+  /** Ctrl+Z suspended the chat and it was continued, or this terminal could not suspend it. */
+  resumed(stopped: boolean): void {
+    if (stopped) this.store.setStatus('Back from the background.', 'info');
+    else
+      this.store.setStatus(
+        'Ctrl+Z cannot suspend the chat here: this shell has no job control.',
+        'warn',
+      );
   }
 
   /** Any other key: a later Ctrl+C starts over. */

@@ -13,6 +13,9 @@ import { colorlessOutput, noColorWanted } from './no-color.js';
 const ENTER_SCREEN = '\u001b[?1049h\u001b[H\u001b[2J';
 const LEAVE_SCREEN = '\u001b[?1049l\u001b[?25h';
 
+/** After Ctrl+Z, when to look whether the chat was stopped at all. */
+const CHECK_MS = 300;
+
 export interface ChatOutcome {
   /** The task on screen when the chat ended, to resume it. */
   taskId?: string;
@@ -40,12 +43,24 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
   const suspend = () => {
     process.stdin.setRawMode?.(false);
     process.stdout.write(LEAVE_SCREEN);
-    process.once('SIGCONT', () => {
+    let back = false;
+    const comeBack = (stopped: boolean) => {
+      if (back) return;
+      back = true;
+      clearTimeout(check);
+      process.off('SIGCONT', onContinue);
       process.stdin.setRawMode?.(true);
       process.stdout.write(ENTER_SCREEN);
-      // A new line in the footer makes ink draw the whole frame on the fresh screen.
-      controller.resumed();
-    });
+      // A new line in the footer also makes ink draw the whole frame on the fresh screen.
+      controller.resumed(stopped);
+    };
+    const onContinue = () => comeBack(true);
+    process.once('SIGCONT', onContinue);
+    // Where nothing can continue the chat (a process group without job control) the
+    // kernel drops the stop signal: the chat is still running a moment later and comes
+    // back by itself. After `fg`, a timer that fell due while stopped runs before the
+    // SIGCONT handler; setImmediate lets that handler go first.
+    const check = setTimeout(() => setImmediate(() => comeBack(false)), CHECK_MS);
     process.kill(process.pid, 'SIGTSTP');
   };
   const app = render(<App controller={controller} onSuspend={suspend} />, {
