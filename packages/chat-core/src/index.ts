@@ -18,6 +18,15 @@ export type {
   UserEntry,
 } from './entries.js';
 export { answerStatus } from './entries.js';
+export {
+  ApiKeyRefusedError,
+  asksForApiKey,
+  requiresApiKey,
+  scopedKeyFetch,
+  type KeyScope,
+} from './api-key-scope.js';
+export { keepShownAnswer } from './keep-shown-answer.js';
+export { shortTaskId } from './short-id.js';
 export { KEEP_TEXT, type TextFilter } from './text-filter.js';
 export { isAgentMessage, isUserMessage, textOf, userCommandOf } from './messages.js';
 export {

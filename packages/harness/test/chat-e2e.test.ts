@@ -4,7 +4,7 @@
  * in-process through its commander command, and once as a real process; the
  * chat runs as a real process in a tmux pseudo-terminal, driven by keys.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -90,6 +90,20 @@ describe('a2a-harness send', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('You said: /help\n');
   });
+
+  it('as a real process, streams the answer: it arrives in pieces, as the model writes it', async () => {
+    const prompt = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const child = spawn('sh', ['-c', cliCommand(['send', harness.url, prompt])]);
+    const pieces: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => pieces.push(chunk.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(pieces.join('')).toMatch(
+      new RegExp(`^This is the offline model.*You said: ${prompt}\\n$`),
+    );
+    // SendMessage would print the whole answer in one write, at the end.
+    expect(pieces.length).toBeGreaterThan(5);
+  }, 60_000);
 
   it('as a real process: exit codes 0 and 1', async () => {
     const run = promisify(execFile);
@@ -251,6 +265,55 @@ describe('a2a-harness chat in a terminal', () => {
     );
     expect(answered(done)).toEqual(numbers);
     expect(done.match(/This is the offline model/g)).toHaveLength(1);
+  }, 120_000);
+
+  it('Ctrl+Z hands the terminal back to the shell; fg brings the chat back, drawn and taking keys', async () => {
+    // An interactive shell with job control, as a person runs the chat.
+    terminal = TmuxTerminal.start('bash --norc --noprofile -i', { columns: 90, rows: 24 });
+    terminal.type(cliCommand(['chat', harness.url]));
+    terminal.keys('Enter');
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.keys('C-z');
+    await terminal.waitFor((s) => /Stopped/.test(s) && !s.includes('◆ a2a-harness'));
+    terminal.type('fg');
+    terminal.keys('Enter');
+    await terminal.waitFor(
+      (s) => s.includes('◆ a2a-harness') && s.includes('Back from the background.'),
+    );
+    terminal.type('hello again');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: hello again');
+  }, 120_000);
+
+  it('Ctrl+Z where nothing can suspend the chat (no job control): it says so and goes on', async () => {
+    // Run as the terminal's own command, the chat's process group has no shell to continue it.
+    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 90, rows: 24 });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.keys('C-z');
+    await terminal.waitFor(
+      (s) => s.includes('◆ a2a-harness') && s.includes('Ctrl+Z cannot suspend the chat here'),
+    );
+    terminal.type('still here');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: still here');
+  }, 120_000);
+
+  it('NO_COLOR: no colours on screen; bold and the inverse cursor stay', async () => {
+    terminal = TmuxTerminal.start(`NO_COLOR=1 ${cliCommand(['chat', harness.url])}`, {
+      columns: 90,
+      rows: 24,
+    });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    const sgr = new RegExp(`${String.fromCharCode(27)}\\[([0-9;]*)m`, 'g');
+    const styles = [...terminal.screenWithStyles().matchAll(sgr)].flatMap((match) =>
+      match[1]!.split(';').map(Number),
+    );
+    const colours = styles.filter(
+      (code) => (code >= 30 && code <= 38) || (code >= 40 && code <= 48) || code >= 90,
+    );
+    expect(colours).toEqual([]);
+    expect(styles).toContain(1);
+    expect(styles).toContain(7);
   }, 120_000);
 
   it('an agent without the extension: plain chat, no completion, no errors', async () => {

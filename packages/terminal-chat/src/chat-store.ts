@@ -17,6 +17,11 @@ export interface ChatState {
   offline?: string;
 }
 
+/** The task a quit chat resumes with `--task`: the one on screen (a fork or sub-task too). */
+export function taskToResume(state: ChatState): string | undefined {
+  return state.views[state.active]?.taskId ?? state.views[HOME]?.taskId;
+}
+
 /** How long a first Ctrl+C waits for the second, and a footer message stays. */
 const ARM_MS = 3000;
 const STATUS_MS = 6000;

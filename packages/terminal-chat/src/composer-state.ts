@@ -35,6 +35,8 @@ export const INITIAL_COMPOSER: ComposerState = {
 export interface KeyResult {
   state: ComposerState;
   submit?: string;
+  /** Esc found no list to close: it is the App's (to stop a running answer). */
+  escaped?: boolean;
 }
 
 /** The open completion list for this state: `[]` when closed. */
@@ -59,14 +61,19 @@ export function valuesOf(
   return values.offered;
 }
 
-/** Up and Down move, Tab takes the value, Esc closes; Enter still sends what is typed. */
+/**
+ * Up and Down move, Tab takes the value, Esc closes. Enter follows the rule
+ * for names: it takes the highlighted value when that differs from what is
+ * typed, and sends when they are the same.
+ */
 function valuesKey(state: ComposerState, key: Key, offered: ArgumentValues): KeyResult | undefined {
   const count = offered.values.length;
   if (key.upArrow) return { state: { ...state, selected: (state.selected - 1 + count) % count } };
   if (key.downArrow) return { state: { ...state, selected: (state.selected + 1) % count } };
   if (key.escape) return { state: { ...state, dismissed: true } };
-  if (key.tab) {
-    const chosen = offered.values[Math.min(state.selected, count - 1)]!;
+  const chosen = offered.values[Math.min(state.selected, count - 1)]!;
+  const typed = state.line.text.slice(offered.position.start);
+  if (key.tab || (key.return && !key.meta && typed !== chosen.value)) {
     return {
       state: withLine(state, lineOf(takeValue(state.line.text, offered.position, chosen.value))),
     };
@@ -146,7 +153,7 @@ function listKey(
 
 /** Keys the App handles: the composer leaves them alone. */
 export function isGlobalKey(input: string, key: Key): boolean {
-  return (key.ctrl && ['c', 't', 'd'].includes(input)) || key.pageUp || key.pageDown;
+  return (key.ctrl && ['c', 't', 'd', 'z'].includes(input)) || key.pageUp || key.pageDown;
 }
 
 /** One key (or one pasted chunk) in the composer. */
@@ -188,12 +195,20 @@ export function composerKey(
     const moved = newer(state.history, line.text);
     return { state: { ...withLine(state, lineOf(moved.text)), history: moved.history } };
   }
-  if (key.escape) return { state: { ...state, message: undefined } };
+  if (key.escape) return { state: { ...state, message: undefined }, escaped: true };
   if (key.tab) return { state };
-  // Terminals send DEL for Backspace, which ink reports as `delete`.
+  // Terminals send DEL for Backspace, which ink reports as `delete`; with Alt, a word goes.
+  if ((key.backspace || key.delete) && key.meta) {
+    return { state: withLine(state, edit.deleteWordBack(line)) };
+  }
   if (key.backspace || key.delete) return { state: withLine(state, edit.backspace(line)) };
-  if (key.leftArrow) return { state: withLine(state, edit.left(line)) };
-  if (key.rightArrow) return { state: withLine(state, edit.right(line)) };
+  const byWord = key.ctrl || key.meta;
+  if (key.leftArrow || (key.meta && input === 'b')) {
+    return { state: withLine(state, byWord ? edit.wordLeft(line) : edit.left(line)) };
+  }
+  if (key.rightArrow || (key.meta && input === 'f')) {
+    return { state: withLine(state, byWord ? edit.wordRight(line) : edit.right(line)) };
+  }
   if (key.home || (key.ctrl && input === 'a')) return { state: withLine(state, edit.home(line)) };
   if (key.end || (key.ctrl && input === 'e')) return { state: withLine(state, edit.end(line)) };
   if (key.ctrl && input === 'u') return { state: withLine(state, edit.killToStart(line)) };

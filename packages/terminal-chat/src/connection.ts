@@ -1,5 +1,7 @@
 import type { AgentCard, Task } from '@a2a-js/sdk';
+import { ApiKeyRefusedError, asksForApiKey, requiresApiKey, scopedKeyFetch } from 'a2a-chat-core';
 import {
+  AgentCardResolver,
   ClientFactory,
   ClientFactoryOptions,
   JsonRpcTransportFactory,
@@ -41,34 +43,31 @@ export function normalizeUrl(url: string): string {
 }
 
 export interface ConnectOptions {
-  /** Sent as `Authorization: Bearer <key>` on every call but the card's. */
+  /**
+   * Sent as `Authorization: Bearer <key>` when the card asks for credentials,
+   * on calls to the agent's own origin only (never with the card's read).
+   */
   apiKey?: string;
-}
-
-/** `fetch` with the agent's API key on every request. */
-export function bearerFetch(apiKey: string): typeof fetch {
-  return (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${apiKey}`);
-    return fetch(input, { ...init, headers });
-  };
-}
-
-/** Whether the card asks callers to authenticate. */
-export function requiresAuthentication(card: AgentCard): boolean {
-  return (card.securityRequirements ?? []).length > 0;
 }
 
 /** Reads the agent card at `url` and builds a client over JSON-RPC or HTTP+JSON. */
 export async function connect(url: string, options: ConnectOptions = {}): Promise<Connection> {
   const base = normalizeUrl(url);
-  const fetchImpl = options.apiKey ? bearerFetch(options.apiKey) : undefined;
+  let read: AgentCard | undefined;
+  const fetchImpl = scopedKeyFetch({ apiKey: options.apiKey, agentUrl: base, card: () => read });
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [
         new JsonRpcTransportFactory({ fetchImpl }),
         new RestTransportFactory({ fetchImpl }),
       ],
+      cardResolver: {
+        async resolve(baseUrl, path) {
+          read = await AgentCardResolver.default.resolve(baseUrl, path);
+          if (!options.apiKey && requiresApiKey(read)) throw new ApiKeyNeededError();
+          return read;
+        },
+      },
     }),
   );
   let client: Client;
@@ -76,13 +75,17 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   try {
     client = await factory.createFromUrl(base);
     card = await client.getAgentCard();
+    if (options.apiKey && asksForApiKey(card)) await checkKey(client);
   } catch (error) {
+    if (error instanceof ApiKeyNeededError) {
+      throw new ChatError(
+        `The agent at ${base} needs an API key: pass --api-key <key> or set A2A_API_KEY.`,
+      );
+    }
+    if (error instanceof ApiKeyRefusedError) {
+      throw new ChatError(`The agent at ${base} refused the API key.`);
+    }
     throw new ChatError(`Cannot reach an A2A agent at ${base}: ${describeError(error)}`);
-  }
-  if (!options.apiKey && requiresAuthentication(card)) {
-    throw new ChatError(
-      `The agent at ${base} needs an API key: pass --api-key <key> or set A2A_API_KEY.`,
-    );
   }
   return {
     url: base,
@@ -93,6 +96,22 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     completion: readCompletion(card),
     fetch: fetchImpl,
   };
+}
+
+/** The card asks for a key and none was given: nothing was sent. */
+class ApiKeyNeededError extends Error {}
+
+/**
+ * One cheap call with the key, so that a wrong key is reported now and not as
+ * the first message's failure: GetTask of an id no agent has. Any answer but
+ * HTTP 401 (task not found, most likely) means the key was taken.
+ */
+async function checkKey(client: Client): Promise<void> {
+  try {
+    await client.getTask({ tenant: '', id: crypto.randomUUID(), historyLength: 0 });
+  } catch (error) {
+    if (error instanceof ApiKeyRefusedError) throw error;
+  }
 }
 
 /** The task to resume, in full; a clear error when the agent does not have it. */

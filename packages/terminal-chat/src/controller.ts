@@ -1,5 +1,6 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
+import { ApiKeyRefusedError, keepShownAnswer } from 'a2a-chat-core';
 import {
   isCommandReply,
   parseCommandText,
@@ -116,20 +117,42 @@ export class ChatController implements AgentWatchTarget {
    * (the task goes on), else cancels the task; idle, it arms quitting; armed, it quits.
    */
   interrupt(): Interrupt {
-    const view = this.activeView();
     if (this.getState().quitArmed) return 'quit';
-    if (view.busy && this.turns.has(view.key)) {
-      if (view.taskId !== undefined && this.getState().commands.some((c) => c.name === 'stop')) {
-        this.store.arm('Stopping the answer… press Ctrl+C again to quit.');
-        void this.stopTurn(view.key);
-        return 'stopping';
-      }
+    const stopping = this.stopAnswer();
+    if (stopping === 'stopping') {
+      this.store.arm('Stopping the answer… press Ctrl+C again to quit.');
+    } else if (stopping === 'canceling') {
       this.store.arm('Canceling the task (this ends it)… press Ctrl+C again to quit.');
-      void this.cancelTurn(view.key);
-      return 'canceling';
+    } else {
+      this.store.arm('Press Ctrl+C again to quit.');
     }
-    this.store.arm('Press Ctrl+C again to quit.');
-    return 'armed';
+    return stopping ?? 'armed';
+  }
+
+  /**
+   * Esc, and the first Ctrl+C: stops the answer on screen with `/stop` when
+   * the agent offers it (the task goes on), else cancels the task. Undefined
+   * when no answer is running here.
+   */
+  stopAnswer(): 'stopping' | 'canceling' | undefined {
+    const view = this.activeView();
+    if (!view.busy || !this.turns.has(view.key)) return undefined;
+    if (view.taskId !== undefined && this.getState().commands.some((c) => c.name === 'stop')) {
+      void this.stopTurn(view.key);
+      return 'stopping';
+    }
+    void this.cancelTurn(view.key);
+    return 'canceling';
+  }
+
+  /** Ctrl+Z suspended the chat and it was continued, or this terminal could not suspend it. */
+  resumed(stopped: boolean): void {
+    if (stopped) this.store.setStatus('Back from the background.', 'info');
+    else
+      this.store.setStatus(
+        'Ctrl+Z cannot suspend the chat here: this shell has no job control.',
+        'warn',
+      );
   }
 
   /** Any other key: a later Ctrl+C starts over. */
@@ -178,19 +201,29 @@ export class ChatController implements AgentWatchTarget {
   reconnected(): void {
     const view = this.activeView();
     if (view.taskId === undefined || this.turns.has(view.key)) return;
-    void this.reload(view.key, view.taskId, 'Reconnected to the agent.');
+    void this.reload(view.key, view.taskId, 'Reconnected to the agent.', { keepAnswer: true });
   }
 
   /**
    * A view's task read again with GetTask (its turn followed while it runs);
    * `note` goes after what was read, which replaces the view's entries.
    */
-  private async reload(key: string, id: string, note?: string): Promise<void> {
+  private async reload(
+    key: string,
+    id: string,
+    note?: string,
+    options: { keepAnswer?: boolean } = {},
+  ): Promise<void> {
     try {
       const task = await this.request((signal) =>
         this.session.client.getTask({ tenant: '', id, historyLength: undefined }, { signal }),
       );
-      this.store.updateView(key, () => viewOf(task, key));
+      this.store.updateView(key, (shown) => {
+        const reread = viewOf(task, key);
+        // After an outage, the answer on screen stays even if the agent kept less of it.
+        if (!options.keepAnswer) return reread;
+        return { ...reread, entries: keepShownAnswer(shown.entries, reread.entries) };
+      });
       if (note) this.store.note(key, note);
       if (isRunning(task.status?.state)) await this.attach(key);
     } catch (error) {
@@ -371,7 +404,9 @@ export class ChatController implements AgentWatchTarget {
     const text =
       isTaskNotFound(error) && taskId
         ? `Task ${shortId(taskId)} was not found on this agent.`
-        : `The agent did not answer: ${describeError(error)}`;
+        : error instanceof ApiKeyRefusedError
+          ? `${error.message} Start the chat again with the right key (--api-key or A2A_API_KEY).`
+          : `The agent did not answer: ${describeError(error)}`;
     this.store.note(key, text, 'error');
   }
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { filteredInput, filterKeys } from './key-filter.js';
+import { filteredInput, filterKeys, splitKeys } from './key-filter.js';
 
 const ESC = '\u001b';
 
@@ -35,6 +35,17 @@ describe('filterKeys', () => {
     expect(filterKeys(`${ESC}[99;5~`)).toBe('');
     expect(filterKeys(`${ESC}[I${ESC}[O`)).toBe('');
     expect(filterKeys(`${ESC}[200~paste${ESC}[201~`)).toBe('paste');
+  });
+});
+
+describe('splitKeys', () => {
+  it('cuts each control key out of a read; text, escape sequences and pasted lines stay whole', () => {
+    expect(splitKeys('\u0003\u0003')).toEqual(['\u0003', '\u0003']);
+    expect(splitKeys('\u0015typed')).toEqual(['\u0015', 'typed']);
+    expect(splitKeys('ab\u007f\u007fc')).toEqual(['ab', '\u007f', '\u007f', 'c']);
+    expect(splitKeys(`one\rtwo\r${ESC}[A`)).toEqual([`one\rtwo\r${ESC}[A`]);
+    // Alt+Backspace is ESC DEL: one key.
+    expect(splitKeys(`${ESC}\u007f`)).toEqual([`${ESC}\u007f`]);
   });
 });
 
@@ -79,6 +90,21 @@ describe('filteredInput', () => {
     source.write(`x${ESC}[1;`);
     source.write('5Py');
     expect(await read(input.stream)).toBe('xy');
+    input.close();
+  });
+
+  it('hands on the control keys of one read one by one', async () => {
+    const source = fakeTerminal();
+    const input = filteredInput(source as unknown as NodeJS.ReadStream);
+    const reads: string[] = [];
+    input.stream.on('readable', () => {
+      for (let chunk = input.stream.read(); chunk !== null; chunk = input.stream.read()) {
+        reads.push(String(chunk));
+      }
+    });
+    source.write('\u0003\u0003x');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(reads).toEqual(['\u0003', '\u0003', 'x']);
     input.close();
   });
 });

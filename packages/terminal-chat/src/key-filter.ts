@@ -39,6 +39,24 @@ export function filterKeys(text: string): string {
   return text.replace(CSI, (sequence) => (known(sequence) ? sequence : ''));
 }
 
+/**
+ * A run of text and escape sequences (an ESC with whatever follows it, as
+ * Alt+Backspace's ESC DEL), or else one control key: Ctrl+C, Ctrl+U,
+ * Backspace, ... Enter, Tab and line feed belong to the text (a pasted line).
+ */
+const KEY_OR_RUN =
+  /(?:\u001b[\s\S]|[^\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f])+|[\s\S]/g;
+
+/**
+ * A read cut into what ink must see apart. ink splits a read at escape
+ * sequences only, so two Ctrl+C in one read would reach it as the text
+ * `\x03\x03`, and Ctrl+U before typed text as part of that text. Each control
+ * key is its own piece; text between them (a paste, line breaks and all) stays whole.
+ */
+export function splitKeys(text: string): string[] {
+  return text.match(KEY_OR_RUN) ?? [];
+}
+
 /** How long a cut-off sequence waits for the rest before it is passed on as typed. */
 const PARTIAL_WAIT_MS = 30;
 
@@ -69,8 +87,22 @@ export function filteredInput(source: NodeJS.ReadStream): FilteredInput {
   });
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
+  // ink reads everything buffered at once: a piece is written only after ink has read the last.
+  const queue: string[] = [];
+  let draining: NodeJS.Immediate | undefined;
+  const drain = () => {
+    draining = undefined;
+    const piece = queue.shift();
+    if (piece === undefined) return;
+    out.write(piece);
+    draining = setImmediate(drain);
+  };
+  const pass = (text: string) => {
+    queue.push(...splitKeys(text));
+    if (draining === undefined) drain();
+  };
   const flush = () => {
-    if (pending !== '') out.write(pending);
+    if (pending !== '') pass(pending);
     pending = '';
   };
   const onData = (chunk: Buffer | string) => {
@@ -84,7 +116,7 @@ export function filteredInput(source: NodeJS.ReadStream): FilteredInput {
       timer = setTimeout(flush, PARTIAL_WAIT_MS);
     }
     const kept = filterKeys(text);
-    if (kept !== '') out.write(kept);
+    if (kept !== '') pass(kept);
   };
   source.setEncoding('utf8');
   source.on('data', onData);
@@ -92,6 +124,7 @@ export function filteredInput(source: NodeJS.ReadStream): FilteredInput {
     stream: stream as unknown as NodeJS.ReadStream,
     close() {
       clearTimeout(timer);
+      clearImmediate(draining);
       source.off('data', onData);
       source.pause();
       out.end();

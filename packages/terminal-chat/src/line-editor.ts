@@ -1,6 +1,6 @@
 import { sanitizeText } from './sanitize.js';
 
-/** The composer's text and the cursor in it (a UTF-16 index, never inside a surrogate pair). */
+/** The composer's text and the cursor in it (a UTF-16 index, never inside a grapheme). */
 export interface Line {
   text: string;
   cursor: number;
@@ -12,18 +12,20 @@ export function lineOf(text: string): Line {
   return { text, cursor: text.length };
 }
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+// What a person sees as one character: a family emoji, a flag, a letter and its accent.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
+/** Where the grapheme before `index` starts. */
 function previous(text: string, index: number): number {
   if (index <= 0) return 0;
-  return index >= 2 && isLowSurrogate(text.charCodeAt(index - 1)) ? index - 2 : index - 1;
+  return graphemes.segment(text).containing(index - 1)?.index ?? index - 1;
 }
 
+/** Where the grapheme at `index` ends. */
 function next(text: string, index: number): number {
   if (index >= text.length) return text.length;
-  return isLowSurrogate(text.charCodeAt(index + 1)) ? index + 2 : index + 1;
+  const segment = graphemes.segment(text).containing(index);
+  return segment ? segment.index + segment.segment.length : index + 1;
 }
 
 /**
@@ -65,7 +67,23 @@ export function end(line: Line): Line {
   return { ...line, cursor: line.text.length };
 }
 
-/** Ctrl+W: the word before the cursor, and the spaces after it. */
+/** Ctrl+Left, Alt+Left, Alt+B: to the start of this word or the one before. */
+export function wordLeft(line: Line): Line {
+  let cursor = line.cursor;
+  while (cursor > 0 && /\s/.test(line.text[cursor - 1]!)) cursor--;
+  while (cursor > 0 && !/\s/.test(line.text[cursor - 1]!)) cursor--;
+  return { ...line, cursor };
+}
+
+/** Ctrl+Right, Alt+Right, Alt+F: to the end of this word or the next. */
+export function wordRight(line: Line): Line {
+  let cursor = line.cursor;
+  while (cursor < line.text.length && /\s/.test(line.text[cursor]!)) cursor++;
+  while (cursor < line.text.length && !/\s/.test(line.text[cursor]!)) cursor++;
+  return { ...line, cursor };
+}
+
+/** Ctrl+W, Alt+Backspace: the word before the cursor, and the spaces after it. */
 export function deleteWordBack(line: Line): Line {
   let start = line.cursor;
   while (start > 0 && /\s/.test(line.text[start - 1]!)) start--;

@@ -4,16 +4,20 @@ import { render } from 'ink';
 import { App } from './components/App.js';
 import type { Connection } from './connection.js';
 import { AgentWatch } from './agent-watch.js';
+import { taskToResume } from './chat-store.js';
 import { ChatController } from './controller.js';
 import { filteredInput } from './key-filter.js';
-import { HOME } from './views.js';
+import { colorlessOutput, noColorWanted } from './no-color.js';
 
 /** The alternate screen, as full-screen terminal programs use it: the shell's screen comes back after. */
 const ENTER_SCREEN = '\u001b[?1049h\u001b[H\u001b[2J';
 const LEAVE_SCREEN = '\u001b[?1049l\u001b[?25h';
 
+/** After Ctrl+Z, when to look whether the chat was stopped at all. */
+const CHECK_MS = 300;
+
 export interface ChatOutcome {
-  /** The home view's task when the chat ended, to resume it. */
+  /** The task on screen when the chat ended, to resume it. */
   taskId?: string;
 }
 
@@ -35,9 +39,33 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
   process.stdout.write(ENTER_SCREEN);
   process.once('exit', restore);
 
-  const app = render(<App controller={controller} />, {
+  // Ctrl+Z: the shell's screen comes back and the chat stops until `fg` continues it.
+  const suspend = () => {
+    process.stdin.setRawMode?.(false);
+    process.stdout.write(LEAVE_SCREEN);
+    let back = false;
+    const comeBack = (stopped: boolean) => {
+      if (back) return;
+      back = true;
+      clearTimeout(check);
+      process.off('SIGCONT', onContinue);
+      process.stdin.setRawMode?.(true);
+      process.stdout.write(ENTER_SCREEN);
+      // A new line in the footer also makes ink draw the whole frame on the fresh screen.
+      controller.resumed(stopped);
+    };
+    const onContinue = () => comeBack(true);
+    process.once('SIGCONT', onContinue);
+    // Where nothing can continue the chat (a process group without job control) the
+    // kernel drops the stop signal: the chat is still running a moment later and comes
+    // back by itself. After `fg`, a timer that fell due while stopped runs before the
+    // SIGCONT handler; setImmediate lets that handler go first.
+    const check = setTimeout(() => setImmediate(() => comeBack(false)), CHECK_MS);
+    process.kill(process.pid, 'SIGTSTP');
+  };
+  const app = render(<App controller={controller} onSuspend={suspend} />, {
     stdin: input.stream,
-    stdout: process.stdout,
+    stdout: noColorWanted() ? colorlessOutput(process.stdout) : process.stdout,
     exitOnCtrlC: false,
   });
   const stop = () => app.unmount();
@@ -53,5 +81,5 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
     restore();
     process.off('exit', restore);
   }
-  return { taskId: controller.getState().views[HOME]?.taskId };
+  return { taskId: taskToResume(controller.getState()) };
 }

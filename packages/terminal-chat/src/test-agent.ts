@@ -34,6 +34,17 @@ function textOf(message: Message | undefined): string {
     .join('');
 }
 
+/**
+ * A UUIDv7-shaped id, as the harness makes them: a millisecond timestamp
+ * first, random after, so ids made together share their first characters.
+ */
+function timeOrderedId(): string {
+  const time = Date.now().toString(16).padStart(12, '0');
+  const random = crypto.randomUUID().replace(/-/g, '').slice(0, 20);
+  const hex = `${time}7${random.slice(1)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 function user(text: string, taskId: string, contextId: string): Message {
   return { ...agentMessage(text), role: Role.ROLE_USER, taskId, contextId };
 }
@@ -92,7 +103,7 @@ export class FakeAgent {
 
   private create(contextId: string = crypto.randomUUID(), history: Message[] = []): Task {
     const created: Task = {
-      id: crypto.randomUUID(),
+      id: timeOrderedId(),
       contextId,
       status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: undefined, timestamp: '' },
       history,

@@ -1,5 +1,9 @@
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { render as inkRender } from 'ink';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
+import { filteredInput } from './key-filter.js';
 
 /** Keys as a terminal sends them. */
 export const KEYS = {
@@ -17,13 +21,74 @@ export const KEYS = {
   pageDown: '\u001b[6~',
 } as const;
 
-export type Rendered = ReturnType<typeof render>;
+/** A rendered app, as ink-testing-library gives it and {@link renderThroughKeyFilter} too. */
+export interface Rendered {
+  lastFrame(): string | undefined;
+  stdin: { write(data: string): unknown };
+  stdout: EventEmitter;
+  unmount(): void;
+}
+
+/** What ink-testing-library's stdout does: keeps the last frame; 100 columns until resized. */
+class FrameStdout extends EventEmitter {
+  columns = 100;
+  private last: string | undefined;
+  write = (frame: string) => {
+    this.last = frame;
+    return true;
+  };
+  lastFrame = () => this.last;
+}
+
+/**
+ * Renders `element` reading keys as the chat does, through the key filter,
+ * from a fake terminal whose every `stdin.write` is one read. Resolves `exited`
+ * when the app exits by itself.
+ */
+export async function renderThroughKeyFilter(
+  element: ReactElement,
+): Promise<Rendered & { exited: Promise<unknown> }> {
+  const terminal = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: () => undefined,
+    ref: () => undefined,
+    unref: () => undefined,
+  });
+  const input = filteredInput(terminal as unknown as NodeJS.ReadStream);
+  const stdout = new FrameStdout();
+  const instance = inkRender(element, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: input.stream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  const exited = instance.waitUntilExit().finally(() => input.close());
+  await settle();
+  return {
+    lastFrame: stdout.lastFrame,
+    stdin: { write: (data: string) => terminal.write(data) },
+    stdout,
+    unmount: () => instance.unmount(),
+    exited,
+  };
+}
 
 /** Renders `element` and waits for its first frame and input handlers. */
 export async function renderInk(element: ReactElement): Promise<Rendered> {
   const app = render(element);
   await settle();
   return app;
+}
+
+/** Gives the test terminal another size, as a resized terminal would, and waits for the redraw. */
+export async function resize(app: Rendered, columns: number, rows: number): Promise<void> {
+  Object.defineProperties(app.stdout, {
+    columns: { value: columns, configurable: true },
+    rows: { value: rows, configurable: true },
+  });
+  app.stdout.emit('resize');
+  await settle();
 }
 
 /** Lets ink read input, React commit and ink draw (a lone Esc waits for what may follow it). */

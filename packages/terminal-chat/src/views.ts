@@ -1,4 +1,5 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
+import { shortTaskId } from 'a2a-chat-core';
 import { isRunningState, isTerminalState } from 'a2a-commands/client';
 import { sanitizeLine } from './sanitize.js';
 import { emptyTranscript, transcripts, type Transcript } from './transcript.js';
@@ -41,7 +42,7 @@ export function stateWords(state: TaskState | undefined): string {
     .replace(/_/g, ' ');
 }
 
-/** The first 8 characters of an id: enough to tell tasks apart on screen. Ids come from the agent. */
+/** An id cut short as every chat does it (its random end); ids come from the agent, so made safe first. */
 export function shortId(id: string | undefined): string {
-  return id ? sanitizeLine(id).slice(0, 8) : '—';
+  return id ? shortTaskId(sanitizeLine(id)) : '—';
 }

@@ -1,17 +1,35 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { heapSnapshotsOnSignal } from '../debug/heap-snapshots.js';
-import { loadConfig } from '../config/config.js';
-import { loadApiKeys } from '../serve/api-keys.js';
-import { reloadApiKeysOnHangUp } from '../serve/key-reload.js';
-import { createLogger } from '../serve/logging.js';
 import {
   defaultLogFormat,
   LOG_FORMATS,
   logDestination,
   type LogFormat,
 } from '../serve/log-format.js';
-import { routeConsoleTo } from '../serve/console-routing.js';
-import { serve } from '../serve/serve.js';
+
+/**
+ * The server's modules, loaded only when `serve` runs: they take seconds to
+ * load, and `a2a-harness chat` and `send` need none of them.
+ */
+async function serverModules() {
+  const [heap, config, keys, keyReload, logging, consoleRouting, serving] = await Promise.all([
+    import('../debug/heap-snapshots.js'),
+    import('../config/config.js'),
+    import('../serve/api-keys.js'),
+    import('../serve/key-reload.js'),
+    import('../serve/logging.js'),
+    import('../serve/console-routing.js'),
+    import('../serve/serve.js'),
+  ]);
+  return {
+    heapSnapshotsOnSignal: heap.heapSnapshotsOnSignal,
+    loadConfig: config.loadConfig,
+    loadApiKeys: keys.loadApiKeys,
+    reloadApiKeysOnHangUp: keyReload.reloadApiKeysOnHangUp,
+    createLogger: logging.createLogger,
+    routeConsoleTo: consoleRouting.routeConsoleTo,
+    serve: serving.serve,
+  };
+}
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -92,6 +110,15 @@ export function serveCommand(): Command {
         logFormat?: LogFormat;
         metricsPublic?: boolean;
       }) => {
+        const {
+          heapSnapshotsOnSignal,
+          loadConfig,
+          loadApiKeys,
+          reloadApiKeysOnHangUp,
+          createLogger,
+          routeConsoleTo,
+          serve,
+        } = await serverModules();
         const logger = createLogger(
           options.logLevel,
           await logDestination(options.logFormat ?? defaultLogFormat()),

@@ -82,6 +82,11 @@ export class TmuxTerminal {
     return this.tmux('capture-pane', '-p');
   }
 
+  /** The screen with its colours and styles, as SGR escape sequences. */
+  screenWithStyles(): string {
+    return this.tmux('capture-pane', '-p', '-e');
+  }
+
   /** Polls the screen until `expected` shows (or `check` passes); fails with the screen. */
   async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000) {
     const check =

@@ -25,15 +25,18 @@ export function chatCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
       }
       let outcome: { taskId?: string };
       let agentUrl: string;
+      // ink draws only a last frame when it thinks it runs in CI; this is a terminal.
+      delete process.env.CI;
+      delete process.env.CONTINUOUS_INTEGRATION;
+      // Loaded here so that `send` and `serve` never load React; started now, so that
+      // loading ink and React overlaps reading the agent's card.
+      const ui = import('../run-chat.js');
+      ui.catch(() => undefined);
       try {
         const connection = await connect(url, { apiKey: options.apiKey });
         agentUrl = connection.url;
         const resumed = options.task ? await loadTask(connection, options.task) : undefined;
-        // ink draws only a last frame when it thinks it runs in CI; this is a terminal.
-        delete process.env.CI;
-        delete process.env.CONTINUOUS_INTEGRATION;
-        // Loaded here so that `send` and `serve` never load React.
-        const { runChat } = await import('../run-chat.js');
+        const { runChat } = await ui;
         outcome = await runChat(connection, resumed);
       } catch (error) {
         fail(error instanceof ChatError ? error.message : String(error));

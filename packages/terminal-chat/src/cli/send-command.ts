@@ -1,6 +1,6 @@
 import { text as readAll } from 'node:stream/consumers';
 import type { Message, Task } from '@a2a-js/sdk';
-import { replyErrorOf, sendText } from 'a2a-commands/client';
+import { parseCommandText, replyErrorOf, sendText } from 'a2a-commands/client';
 import { Command } from 'commander';
 import { apiKeyOption } from './api-key-option.js';
 import type { CliNames } from './chat-command.js';
@@ -8,6 +8,7 @@ import { ChatError, connect, DEFAULT_AGENT_URL } from '../connection.js';
 import { describeError, isTaskNotFound } from '../errors.js';
 import { sanitizeLine } from '../sanitize.js';
 import { sendOutcome, sendResultJson } from '../send-result.js';
+import { streamSend, type StreamedSend } from '../send-stream.js';
 
 /** The exit code when the reply is a command's refusal: scripts can tell it from a reply (0) and a failure (1). */
 export const REFUSED_EXIT_CODE = 2;
@@ -46,11 +47,24 @@ export function sendCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
         options: { json?: boolean; task?: string; apiKey?: string },
       ) => {
         let result: Task | Message;
+        // What streamed out already: the final reply is not printed again.
+        let streamed: StreamedSend | undefined;
         try {
           const { url, text } = await argumentsOf(first, second);
           const connection = await connect(url, { apiKey: options.apiKey });
+          const parsed = parseCommandText(text);
+          const command = parsed && connection.commands.some((c) => c.name === parsed.name);
           try {
-            result = await sendText(connection.client, text, { taskId: options.task });
+            // A command's reply comes whole; an answer streams as the model writes it.
+            if (options.json || command) {
+              result = await sendText(connection.client, text, { taskId: options.task });
+            } else {
+              streamed = await streamSend(connection.client, text, {
+                taskId: options.task,
+                write: (piece) => process.stdout.write(piece),
+              });
+              result = streamed.result;
+            }
           } catch (error) {
             if (options.task && isTaskNotFound(error)) {
               throw new ChatError(
@@ -67,7 +81,9 @@ export function sendCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
         }
         const outcome = sendOutcome(result);
         if (options.json) process.stdout.write(`${sendResultJson(result)}\n`);
-        else if (outcome.ok && outcome.text !== '') process.stdout.write(`${outcome.text}\n`);
+        else if (streamed?.printed) {
+          if (!streamed.endsWithNewline) process.stdout.write('\n');
+        } else if (outcome.ok && outcome.text !== '') process.stdout.write(`${outcome.text}\n`);
         if (!outcome.ok) {
           fail(outcome.text);
           return;

@@ -1,8 +1,20 @@
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatController } from '../controller.js';
-import { FakeAgent } from '../test-agent.js';
-import { frame, KEYS, press, renderInk, waitForFrame, type Rendered } from '../test-ink.js';
+import { COMMANDS_WITHOUT_STOP, FakeAgent } from '../test-agent.js';
+import {
+  frame,
+  KEYS,
+  press,
+  renderInk,
+  renderThroughKeyFilter,
+  resize,
+  settle,
+  waitForFrame,
+  type Rendered,
+} from '../test-ink.js';
+import { taskToResume } from '../chat-store.js';
+import { HOME } from '../views.js';
 import { App } from './App.js';
 
 let app: Rendered | undefined;
@@ -18,7 +30,7 @@ async function chat(agent = new FakeAgent()) {
   return { agent, app, controller };
 }
 
-const firstLine = (text: string) => text.split('\n')[0];
+const firstLine = (text: string) => text.split('\n')[0] ?? '';
 
 describe('App', () => {
   it('shows the agent, a welcome, and the keys in the footer', async () => {
@@ -86,6 +98,19 @@ describe('App', () => {
     expect(firstLine(frame(app))).not.toContain('sub-task view');
   });
 
+  it('a task and the sub-task it started show different short ids: the ends of their ids', async () => {
+    const { app, agent } = await chat();
+    await press(app, '/spawn write a haiku', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('· Ctrl+T opens it'));
+    const [home, sub] = [...agent.tasks.keys()];
+    // Made in the same moment, time-ordered: the same first 8 characters.
+    expect(home!.slice(0, 8)).toBe(sub!.slice(0, 8));
+    expect(firstLine(frame(app))).toContain(`task ${home!.slice(-8)} ·`);
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => firstLine(t).includes('sub-task view'));
+    expect(firstLine(frame(app))).toContain(`task ${sub!.slice(-8)} ·`);
+  });
+
   it('/tasks lists the tasks; picking one opens it', async () => {
     const { app } = await chat();
     await press(app, '/spawn a poem', KEYS.enter);
@@ -97,6 +122,55 @@ describe('App', () => {
     const opened = await waitForFrame(app, (t) => t.includes('You said: a poem'));
     expect(firstLine(opened)).toContain('sub-task view');
   });
+
+  it('after /tasks, opening a task and Ctrl+T back, Up recalls history: the old list keeps no keys', async () => {
+    const { app } = await chat();
+    await press(app, '/spawn a poem', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Started sub-task'));
+    await press(app, '/tasks', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('Enter opens it'));
+    await press(app, KEYS.down, KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: a poem'));
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => !firstLine(t).includes('sub-task view'));
+    await press(app, KEYS.up);
+    expect(frame(app)).toContain('› /tasks');
+    expect(frame(app).split('\n').at(-1)).toContain('Enter send');
+  });
+
+  it('quitting inside a fork resumes the fork, not the main task', async () => {
+    const { app, agent } = await chat();
+    await press(app, 'hello', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: hello') && !t.includes('working'));
+    await press(app, '/fork', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('· Ctrl+T opens it'));
+    await press(app, KEYS.ctrlT);
+    await waitForFrame(app, (t) => firstLine(t).includes('sub-task view'));
+    const fork = [...agent.tasks.keys()][1]!;
+    expect(taskToResume(controller!.getState())).toBe(fork);
+  });
+
+  it('PgUp while an answer streams holds still: the lines on screen do not drift', async () => {
+    const agent = new FakeAgent();
+    const { app } = await chat(agent);
+    await resize(app, 80, 24);
+    const words = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+    await press(app, words(200, 'old'), KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('old199') && !t.includes('working'));
+    agent.wordDelayMs = 5;
+    await press(app, words(300, 'new'), KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('You said: new0'));
+    await press(app, KEYS.pageUp);
+    const transcript = () => frame(app).split('\n').slice(1, -3).join('\n');
+    const before = transcript();
+    // Several rows more of the answer arrive below what is on screen.
+    const answer = () => controller!.getState().views[HOME]!.entries.at(-1)!.text;
+    await waitForFrame(app, () => answer().includes('new60'), 20_000);
+    await settle(60);
+    expect(frame(app)).toContain('working');
+    expect(transcript()).toBe(before);
+  }, 30_000);
 
   it('an agent without the extension: plain chat, no list, / goes to the model', async () => {
     const { app, agent } = await chat(new FakeAgent([]));
@@ -117,5 +191,84 @@ describe('App', () => {
     await press(app, 'draft', KEYS.ctrlC);
     expect(frame(app)).toContain('Press Ctrl+C again to quit.');
     expect(frame(app)).not.toContain('› draft');
+  });
+
+  it('a long input at 120×40 wraps inside the terminal: no row is wider, the header stays', async () => {
+    const { app } = await chat();
+    await resize(app, 120, 40);
+    await press(app, 'x'.repeat(125));
+    const rows = frame(app).split('\n');
+    expect(rows[0]).toContain('◆ Fake agent');
+    expect(Math.max(...rows.map((row) => [...row].length))).toBeLessThanOrEqual(120);
+    expect(rows.filter((row) => row.includes('x')).map((row) => row.trimEnd())).toEqual([
+      `› ${'x'.repeat(118)}`,
+      `  ${'x'.repeat(7)}`,
+    ]);
+  });
+});
+
+describe('stopping an answer', () => {
+  async function answering(commands?: ConstructorParameters<typeof FakeAgent>[0]) {
+    const agent = new FakeAgent(commands);
+    agent.hold = true;
+    const { app } = await chat(agent);
+    await resize(app, 80, 24);
+    await press(app, 'hello', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('working'));
+    return { agent, app };
+  }
+
+  it('the footer says what Ctrl+C does, whole, at 80 columns', async () => {
+    const { app } = await answering();
+    const footer = frame(app).split('\n').at(-1)!;
+    expect(footer).toContain('Ctrl+C stop answer');
+    expect([...footer].length).toBeLessThanOrEqual(80);
+  });
+
+  it('without /stop on the card, the footer says Ctrl+C cancels the task', async () => {
+    const { app } = await answering(COMMANDS_WITHOUT_STOP);
+    expect(frame(app).split('\n').at(-1)).toContain('Ctrl+C cancel task');
+  });
+
+  it('Esc stops the answer, without arming quit', async () => {
+    const { app, agent } = await answering();
+    await press(app, KEYS.escape);
+    await waitForFrame(app, (t) => t.includes('Stopped the answer.'));
+    expect(agent.calls.map((call) => call.text)).toEqual(['hello', '/stop']);
+    expect(controller!.getState().quitArmed).toBe(false);
+  });
+
+  it('Esc with the completion list open closes the list and leaves the answer running', async () => {
+    const { app, agent } = await answering();
+    await press(app, '/mo');
+    await waitForFrame(app, (t) => t.includes('❯ /model'));
+    await press(app, KEYS.escape);
+    expect(frame(app)).not.toContain('❯ /model');
+    expect(frame(app)).toContain('working');
+    expect(agent.calls.map((call) => call.text)).toEqual(['hello']);
+  });
+});
+
+describe('keys that arrive in one read', () => {
+  it('two Ctrl+C in one read stop the answer, then quit', async () => {
+    const agent = new FakeAgent();
+    agent.hold = true;
+    controller = new ChatController(agent.connection());
+    const rendered = await renderThroughKeyFilter(createElement(App, { controller }));
+    app = rendered;
+    await press(app, 'hello', KEYS.enter);
+    await waitForFrame(app, (t) => t.includes('working'));
+    await press(app, KEYS.ctrlC + KEYS.ctrlC);
+    await rendered.exited;
+    expect(agent.calls.map((call) => call.text)).toEqual(['hello', '/stop']);
+  });
+
+  it('Ctrl+U and the text typed after it, in one read: the line is cleared, then typed', async () => {
+    controller = new ChatController(new FakeAgent().connection());
+    app = await renderThroughKeyFilter(createElement(App, { controller }));
+    await press(app, 'old draft');
+    await press(app, '\u0015new');
+    expect(frame(app)).toContain('› new');
+    expect(frame(app)).not.toContain('old draft');
   });
 });

@@ -26,6 +26,16 @@ function asksToPick(entries: readonly Entry[], reply: Entry): boolean {
   return asked !== undefined && parseCommandText(asked.text)?.args === '';
 }
 
+/**
+ * How far a view is scrolled back, and the entries it shows meanwhile: those
+ * of the moment scrolling began, so that what is being read holds still while
+ * an answer streams in below. Back at the bottom, the view is live again.
+ */
+interface Scrolled {
+  lines: number;
+  entries?: readonly Entry[];
+}
+
 interface Picking {
   /** The reply whose list has the keys. */
   key: string;
@@ -42,16 +52,18 @@ function activeChoices(controller: ChatController, picking: Picking | undefined)
 
 export interface AppProps {
   controller: ChatController;
+  /** Ctrl+Z: hand the terminal back to the shell until continued. */
+  onSuspend?: () => void;
 }
 
 /** The terminal chat: header, transcript, composer, footer, and the keys that move between them. */
-export function App({ controller }: AppProps) {
+export function App({ controller, onSuspend }: AppProps) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
   const composer = useRef<ComposerHandle>(null);
   const maxScroll = useRef(0);
-  const [scrolls, setScrolls] = useState<Record<string, number>>({});
+  const [scrolls, setScrolls] = useState<Record<string, Scrolled>>({});
   const [picker, setPickerState] = useState<Picking>();
   // Keys can come faster than renders: the handler reads the picker from here, never a stale render.
   const pickerNow = useRef<Picking>(undefined);
@@ -61,12 +73,17 @@ export function App({ controller }: AppProps) {
   };
 
   const view = state.views[state.active] ?? emptyView(state.active);
-  const scroll = scrolls[view.key] ?? 0;
+  const scroll = scrolls[view.key]?.lines ?? 0;
+  const shownEntries = scrolls[view.key]?.entries ?? view.entries;
   const last = view.entries.at(-1);
 
-  // A list the user asked for takes the arrow keys as soon as it arrives.
+  // Lists that had the keys once: coming back to a view does not hand them over again.
+  const offered = useRef(new Set<string>());
+
+  // A list the user asked for takes the arrow keys as soon as it arrives, and only then.
   useEffect(() => {
-    if (!last || !asksToPick(view.entries, last)) return;
+    if (!last || offered.current.has(last.key) || !asksToPick(view.entries, last)) return;
+    offered.current.add(last.key);
     const current = choicesOf(last)!.choices.findIndex((choice) => choice.current);
     setPicker({ key: last.key, selected: Math.max(0, current) });
     // Only a new last entry moves the keys, not every update of the view.
@@ -79,10 +96,12 @@ export function App({ controller }: AppProps) {
     exit();
   };
   const scrollBy = (lines: number) =>
-    setScrolls((all) => ({
-      ...all,
-      [view.key]: Math.max(0, Math.min(maxScroll.current, (all[view.key] ?? 0) + lines)),
-    }));
+    setScrolls((all) => {
+      const was = all[view.key];
+      const next = Math.max(0, Math.min(maxScroll.current, (was?.lines ?? 0) + lines));
+      const entries = next === 0 ? undefined : (was?.entries ?? view.entries);
+      return { ...all, [view.key]: { lines: next, entries } };
+    });
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
@@ -92,6 +111,10 @@ export function App({ controller }: AppProps) {
       return;
     }
     controller.disarm();
+    if (key.ctrl && input === 'z') {
+      onSuspend?.();
+      return;
+    }
     const page = Math.max(1, rows - 10);
     if (key.pageUp) return scrollBy(page);
     if (key.pageDown) return scrollBy(-page);
@@ -124,7 +147,7 @@ export function App({ controller }: AppProps) {
 
   const send = (text: string): boolean => {
     const sent = controller.submit(text);
-    if (sent) setScrolls((all) => ({ ...all, [view.key]: 0 }));
+    if (sent) setScrolls((all) => ({ ...all, [view.key]: { lines: 0 } }));
     return sent;
   };
 
@@ -133,9 +156,11 @@ export function App({ controller }: AppProps) {
     mode: picking ? 'picker' : 'input',
     home,
     busy: view.busy,
+    stops: state.commands.some((command) => command.name === 'stop') ? 'answer' : 'task',
     hasCommands: state.commands.length > 0,
     scrolled: scroll > 0,
     linkKey: SUBTASK_KEY,
+    width: columns,
   });
   const welcome =
     `Connected to ${state.agentName}. Type a message` +
@@ -150,7 +175,7 @@ export function App({ controller }: AppProps) {
         offline={state.offline}
       />
       <Transcript
-        entries={view.entries}
+        entries={shownEntries}
         scroll={scroll}
         width={columns}
         rows={rows}
@@ -165,6 +190,7 @@ export function App({ controller }: AppProps) {
           commands={state.commands}
           argumentValues={controller.argumentValues}
           onSubmit={send}
+          onEscape={() => controller.stopAnswer()}
           isActive={!picking}
           width={columns}
           maxRows={Math.max(3, Math.floor(rows / 3))}

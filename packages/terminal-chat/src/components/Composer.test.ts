@@ -1,7 +1,9 @@
 import type { CommandSpec } from 'a2a-commands/client';
 import { createElement } from 'react';
+import { completeArgument } from 'a2a-commands/client/completion';
+import type { CommandCompletionParams } from 'a2a-commands/client/completion';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frame, KEYS, press, renderInk, type Rendered } from '../test-ink.js';
+import { frame, KEYS, press, renderInk, waitForFrame, type Rendered } from '../test-ink.js';
 import { Composer } from './Composer.js';
 
 const COMMANDS: CommandSpec[] = [
@@ -15,11 +17,39 @@ const COMMANDS: CommandSpec[] = [
 let app: Rendered | undefined;
 afterEach(() => app?.unmount());
 
-async function composer(commands = COMMANDS, onSubmit = vi.fn((_text: string) => true)) {
+/** Choices on the card, as a harness with two models lists them: matched here, no request. */
+const MODEL_CHOICES: CommandCompletionParams = {
+  endpoint: 'http://agent.test/complete',
+  max_values: 20,
+  commands: [
+    {
+      name: 'model',
+      arguments: [
+        {
+          name: 'model',
+          choices: [
+            { value: 'offline/echo', description: 'offline' },
+            { value: 'openai/fake-beta', description: 'openai' },
+          ],
+        },
+      ],
+    },
+    { name: 'help', arguments: [{ name: 'command', choices: [{ value: 'model' }] }] },
+  ],
+};
+
+async function composer(
+  commands = COMMANDS,
+  onSubmit = vi.fn((_text: string) => true),
+  completion?: CommandCompletionParams,
+) {
   app = await renderInk(
     createElement(Composer, {
       commands,
       onSubmit,
+      argumentValues: completion
+        ? (input: string, signal: AbortSignal) => completeArgument(input, completion, { signal })
+        : undefined,
       isActive: true,
       width: 80,
       maxRows: 6,
@@ -165,6 +195,35 @@ describe('required-argument rule', () => {
   });
 });
 
+describe('Enter with a list of values open', () => {
+  it('takes the highlighted value when it differs from what is typed; the next Enter sends', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/model beta');
+    await waitForFrame(app, (t) => t.includes('openai/fake-beta'));
+    await press(app, KEYS.enter);
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(frame(app).split('\n')[0]).toBe('› /model openai/fake-beta');
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/model openai/fake-beta');
+  });
+
+  it('the same for /help and a command name as the value', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/help mo');
+    await waitForFrame(app, (t) => /❯ model/.test(t));
+    await press(app, KEYS.enter, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/help model');
+  });
+
+  it('sends at once when what is typed is the highlighted value', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/model offline/echo');
+    await waitForFrame(app, (t) => t.includes('offline'));
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/model offline/echo');
+  });
+});
+
 describe('editing and history', () => {
   it('keeps a refused draft, clears a sent one', async () => {
     const onSubmit = vi.fn((text: string) => text !== 'busy');
@@ -195,6 +254,32 @@ describe('editing and history', () => {
     expect(frame(app)).toContain('› line one\n  line two  tabbed');
     await press(app, KEYS.enter);
     expect(onSubmit).toHaveBeenCalledWith('line one\nline two  tabbed');
+  });
+
+  it('Backspace removes a whole grapheme: a family emoji, a flag, an accented letter', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, 'a👨‍👩‍👧‍👦🇫🇷e\u0301', KEYS.backspace, KEYS.backspace, KEYS.backspace);
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('a');
+  });
+
+  it('Left and Right step over a whole grapheme', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, '👨‍👩‍👧‍👦b', KEYS.left, KEYS.left, 'a', KEYS.right, KEYS.right, 'c', KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('a👨‍👩‍👧‍👦bc');
+  });
+
+  it('moves by words: Ctrl+Left/Right, Alt+Left/Right, Alt+B/F; Alt+Backspace deletes one', async () => {
+    const { app, onSubmit } = await composer();
+    const ctrlLeft = '\u001b[1;5D';
+    const ctrlRight = '\u001b[1;5C';
+    const altLeft = '\u001b[1;3D';
+    await press(app, 'one two three', ctrlLeft, ctrlLeft, 'X');
+    await press(app, ctrlRight, 'Y', altLeft, 'Z', '\u001bf', '\u001bb', 'W');
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('one WZXtwoY three');
+    await press(app, 'alpha beta', '\u001b\u007f', KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('alpha ');
   });
 
   it('moves the cursor and edits in the middle', async () => {

@@ -18,6 +18,9 @@ import { CompletionList } from './CompletionList.js';
 import { GhostHint } from './GhostHint.js';
 import { ValueList } from './ValueList.js';
 
+/** The `› ` prompt before the input. */
+const PROMPT_COLUMNS = 2;
+
 /** How long typing must pause before the agent is asked for values, in ms. */
 const VALUES_PAUSE_MS = 80;
 
@@ -33,6 +36,8 @@ export interface ComposerProps {
   commands: readonly CommandSpec[];
   /** Sends the text; false when it was refused, so the draft stays. */
   onSubmit: (text: string) => boolean;
+  /** Esc with no list to close (the App stops a running answer). */
+  onEscape?: () => void;
   /** False while a picker has the keys: the line shows without a cursor. */
   isActive: boolean;
   width: number;
@@ -64,6 +69,7 @@ function InputLine({ line, active }: { line: Line; active: boolean }) {
 export function Composer({
   commands,
   onSubmit,
+  onEscape,
   isActive,
   width,
   maxRows,
@@ -117,21 +123,26 @@ export function Composer({
       next = { ...withLine(next, EMPTY_LINE), history: remember(next.history, result.submit) };
     }
     set(next);
+    if (result.escaped) onEscape?.();
   });
 
   const items = completionsOf(state, commands);
   const offered = valuesOf(state, commands);
   const empty = text === '';
   const { cursor } = state.line;
-  const shown = inputWindow(text, cursor, width - 2, maxRows);
+  const shown = inputWindow(text, cursor, width - PROMPT_COLUMNS, maxRows);
   const visible = { text: text.slice(shown.start, shown.end), cursor: cursor - shown.start };
   return (
     <Box flexDirection="column" flexShrink={0} width={width}>
       <Box>
-        <Text color="cyan" bold>
-          {'› '}
-        </Text>
-        <Box flexGrow={1} flexShrink={1} flexDirection="column">
+        {/* ink measures `› ` as one column (its trailing space is trimmed): fixed widths keep
+            the input inside the terminal. */}
+        <Box width={PROMPT_COLUMNS} flexShrink={0}>
+          <Text color="cyan" bold>
+            ›
+          </Text>
+        </Box>
+        <Box width={width - PROMPT_COLUMNS} flexShrink={0} flexDirection="column">
           {shown.hiddenBefore && <Text dimColor>…</Text>}
           <Text>
             <InputLine line={visible} active={isActive} />

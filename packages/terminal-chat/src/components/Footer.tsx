@@ -14,22 +14,42 @@ function Spinner() {
   return <Text color="cyan">{SPINNER[frame]} working </Text>;
 }
 
-/** The keys the footer documents, for the view and mode on screen. */
+/** What the spinner takes before the keys while a turn runs. */
+const SPINNER_COLUMNS = '⠋ working '.length;
+
+/**
+ * The keys the footer documents, for the view and mode on screen, as many as
+ * fit in `width` columns: the first ones matter most, so while a turn runs
+ * the key that stops it comes first and is never cut.
+ */
 export function footerKeys(options: {
   mode: 'input' | 'picker';
   home: boolean;
   busy: boolean;
+  /** What Ctrl+C does to a running turn: `/stop` keeps the task, CancelTask ends it. */
+  stops: 'answer' | 'task';
   hasCommands: boolean;
   scrolled: boolean;
   linkKey: string;
+  width: number;
 }): string {
   if (options.mode === 'picker') return '↑↓ choose · Enter pick · Esc back to input';
-  const keys = ['Enter send'];
+  const keys = [];
+  if (options.busy)
+    keys.push(options.stops === 'answer' ? 'Ctrl+C stop answer' : 'Ctrl+C cancel task');
+  keys.push('Enter send');
   if (options.hasCommands) keys.push('/ commands');
   keys.push(options.home ? `${options.linkKey} open sub-task` : `${options.linkKey} back to main`);
   keys.push(options.scrolled ? 'PgDn back down' : 'PgUp scroll');
-  keys.push(options.busy ? 'Ctrl+C cancel turn' : 'Ctrl+C quit');
-  return keys.join(' · ');
+  if (!options.busy) keys.push('Ctrl+C quit');
+  const room = options.width - (options.busy ? SPINNER_COLUMNS : 0);
+  let shown = keys[0]!;
+  for (const key of keys.slice(1)) {
+    const longer = `${shown} · ${key}`;
+    if (longer.length > room) break;
+    shown = longer;
+  }
+  return shown;
 }
 
 export interface FooterProps {

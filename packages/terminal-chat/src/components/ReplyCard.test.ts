@@ -58,15 +58,46 @@ describe('ReplyCard', () => {
   it("lists /tasks' tasks to open", async () => {
     const data = {
       tasks: [
-        { id: 'aaaaaaaa-1', title: 'Main', state: 'TASK_STATE_INPUT_REQUIRED', current: true },
-        { id: 'bbbbbbbb-2', title: '/spawn haiku', state: 'TASK_STATE_COMPLETED', current: false },
+        {
+          id: '019ade2f-4c1a-7b3e-9f00-3a1b2c3d4e5f',
+          title: 'Main',
+          state: 'TASK_STATE_INPUT_REQUIRED',
+          current: true,
+        },
+        {
+          id: '019ade2f-4c1a-7d21-8a77-90ab12cd34ef',
+          title: '/spawn haiku',
+          state: 'TASK_STATE_COMPLETED',
+          current: false,
+        },
       ],
     };
     app = await renderInk(createElement(ReplyCard, { entry: reply('tasks', 'Tasks:', { data }) }));
     expect(frame(app)).toContain(
-      '●   Main          input required · aaaaaaaa'.replace('●   ', '● '),
+      '●   Main          input required · 2c3d4e5f'.replace('●   ', '● '),
     );
-    expect(frame(app)).toContain('○ /spawn haiku  completed · bbbbbbbb');
+    expect(frame(app)).toContain('○ /spawn haiku  completed · 12cd34ef');
+  });
+
+  it('/tasks as the harness words it: the list shows once, as the picker', async () => {
+    const main = '019ade2f-4c1a-7b3e-9f00-3a1b2c3d4e5f';
+    const sub = '019ade2f-4c1a-7d21-8a77-90ab12cd34ef';
+    const text = [
+      'Tasks in this conversation (2 tasks; * is this one):',
+      `* ${main}  input required  Main`,
+      `  ${sub}  completed       haiku`,
+    ].join('\n');
+    const data = {
+      tasks: [
+        { id: main, title: 'Main', state: 'TASK_STATE_INPUT_REQUIRED', current: true },
+        { id: sub, title: 'haiku', state: 'TASK_STATE_COMPLETED', current: false },
+      ],
+    };
+    app = await renderInk(createElement(ReplyCard, { entry: reply('tasks', text, { data }) }));
+    const shown = frame(app);
+    expect(shown).toContain('┃ Tasks in this conversation (2 tasks; * is this one):');
+    expect(shown.split('haiku').length - 1).toBe(1);
+    expect(shown.split('Main').length - 1).toBe(1);
   });
 
   it('a hostile reply cannot drive the terminal: no escape reaches the screen', async () => {

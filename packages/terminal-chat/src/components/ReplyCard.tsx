@@ -15,10 +15,13 @@ export interface ReplyCardProps {
   linkKey?: string;
 }
 
-/** The text up to its first blank line: what a reply says before its list. */
+/**
+ * What a reply says before its list: its first line. The rest of a `/model` or
+ * `/tasks` text is the same list in words, which the picker shows instead.
+ */
 function summary(text: string): string {
-  const blank = text.search(/\n\s*\n/);
-  return blank === -1 ? text : text.slice(0, blank);
+  const newline = text.indexOf('\n');
+  return newline === -1 ? text : text.slice(0, newline);
 }
 
 /**
