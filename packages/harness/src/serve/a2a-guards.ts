@@ -10,7 +10,12 @@ import {
   SubscribeToTaskRequest,
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
-import { A2A_ERROR_CODE, A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import {
+  A2A_ERROR_CODE,
+  A2AError,
+  ContentTypeNotSupportedError,
+  RequestMalformedError,
+} from '@a2a-js/sdk/errors';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import {
   callOf,
@@ -171,6 +176,31 @@ function restError(res: Response, status: number, statusName: string, error: Err
     .type('application/a2a+json')
     .json({ error: { code: status, status: statusName, message: error.message, details } });
 }
+
+/** The media types A2A 1.0's HTTP+JSON binding reads. */
+const REST_MEDIA_TYPES = new Set(['application/json', 'application/a2a+json']);
+
+/**
+ * Before the body is read, after the call is decided: a body of another type
+ * gets ContentTypeNotSupported with 415, as A2A 1.0's table says (the SDK
+ * answers 400). 0.3's calls keep the SDK's own handling.
+ */
+export const restContentType: RequestHandler = (req, res, next) => {
+  const type = req.headers['content-type'];
+  const mediaType = type?.split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType === undefined || REST_MEDIA_TYPES.has(mediaType) || callOf(req)?.legacy) {
+    next();
+    return;
+  }
+  restError(
+    res,
+    415,
+    'INVALID_ARGUMENT',
+    new ContentTypeNotSupportedError(
+      `Unsupported Content-Type "${type}"; expected application/json or application/a2a+json.`,
+    ),
+  );
+};
 
 /**
  * Before the SDK's HTTP+JSON handler, after the call is decided (`decideRestCall`):

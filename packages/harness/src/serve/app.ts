@@ -7,6 +7,7 @@ import { principalUserBuilder, requireApiKey } from './auth.js';
 import {
   jsonRpcErrors,
   jsonRpcNotFound,
+  restContentType,
   restErrors,
   restGuard,
   restNotFound,
@@ -21,6 +22,8 @@ import { jsonRpcChain, type JsonRpcChain } from './jsonrpc-chain.js';
 import { metricsRoute, type MetricsAccess } from './metrics-route.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { webUiRoutes } from './web-ui.js';
+
+export const LEGACY_CARD_PATH = '/.well-known/agent.json';
 
 /**
  * The HTTP face of the harness: the card, JSON-RPC, HTTP+JSON (with SSE), a
@@ -49,6 +52,12 @@ export function createApp(
     }, next);
   });
   if (observe) app.use(metricsRoute(observe.metrics, observe.access));
+  // A2A 0.2's card path, still read by some clients (`@ag-ui/a2a`): the same card.
+  app.all(LEGACY_CARD_PATH, (req, _res, next) => {
+    const query = req.url.indexOf('?');
+    req.url = `/${AGENT_CARD_PATH}${query < 0 ? '' : req.url.slice(query)}`;
+    next();
+  });
   // Before the SDK's own parsers, which would stop at 100 kB: limits.bodyBytes applies.
   app.use(
     JSONRPC_PATH,
@@ -62,7 +71,13 @@ export function createApp(
     // The completion route sits behind the same keys (its spec's Security section).
     app.use(COMPLETE_PATH, requireApiKey(harness.apiKeys, 'rest'));
   }
-  app.use(REST_PATH, decideRestCall, ...restBody(harness.limits.bodyBytes), restGuard);
+  app.use(
+    REST_PATH,
+    decideRestCall,
+    restContentType,
+    ...restBody(harness.limits.bodyBytes),
+    restGuard,
+  );
   // A2A 0.3 beside 1.0: fixes in front of the SDK's compat layer (legacyCompat).
   app.use(legacyV03Front(harness.card));
   app.use(
