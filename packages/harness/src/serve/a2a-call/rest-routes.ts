@@ -92,6 +92,18 @@ const EXPRESS_MATCHING = {
   decode: decodeURIComponent,
 };
 
+/** A matcher for one fixed path, as Express matches a route or a mount point's path. */
+export function matchesAsExpress(path: string): (candidate: string) => boolean {
+  const matches = match(path, EXPRESS_MATCHING);
+  return (candidate) => {
+    try {
+      return matches(candidate) !== false;
+    } catch {
+      return false;
+    }
+  };
+}
+
 const atRoot = match('/', EXPRESS_MATCHING);
 
 /** Whether `path` (below a binding's mount point) is the mount point itself, as Express's `post('/')` matches it. */
