@@ -13,7 +13,7 @@ import {
   restNotFound,
 } from './a2a-guards.js';
 import { decideRestCall } from './a2a-routing.js';
-import { jsonRpcBody, restBody } from './body-limit.js';
+import { completionBodyLimit, jsonRpcBody, restBody } from './body-limit.js';
 import { a2aCors } from './cors.js';
 import { legacyV03Front } from './legacy-v03/index.js';
 import type { Harness } from './harness.js';
@@ -69,8 +69,9 @@ export function createApp(
   if (harness.apiKeys) {
     app.use(REST_PATH, requireApiKey(harness.apiKeys, 'rest'));
     // The completion route sits behind the same keys (its spec's Security section).
-    app.use(COMPLETE_PATH, requireApiKey(harness.apiKeys, 'rest'));
+    app.use(COMPLETE_PATH, requireApiKey(harness.apiKeys, 'completion'));
   }
+  app.use(COMPLETE_PATH, completionBodyLimit());
   app.use(
     REST_PATH,
     decideRestCall,
