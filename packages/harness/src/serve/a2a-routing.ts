@@ -35,6 +35,11 @@ export const decideRestCall: RequestHandler = (req, res, next) => {
  * operation is read from the body's method, once the body is parsed (`jsonRpcGuard`).
  */
 export const jsonRpcEndpoint: RequestHandler = (req, res, next) => {
+  // Nearly every call, and every call of the lane: nothing to decide.
+  if (req.method === 'POST' && req.url === '/') {
+    next();
+    return;
+  }
   const [path, query] = splitQuery(req.url);
   if (req.method !== 'POST' || !isBindingRoot(path)) {
     jsonRpcNotFound(req, res, next);

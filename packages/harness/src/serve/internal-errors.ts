@@ -42,10 +42,11 @@ async function* hideInStream<T>(
 }
 
 /**
- * Issue 15, item 7: an error that is not a protocol error ("driver has already
- * been destroyed" during a shutdown) reached clients verbatim and was not
- * logged. Every method of `inner` is wrapped: such errors are logged, and the
- * client gets {@link INTERNAL_ERROR_MESSAGE}.
+ * An error that is not a protocol error ("driver has already been destroyed"
+ * during a shutdown) would reach clients verbatim, and unlogged. Every method
+ * of `inner` is wrapped: such errors are logged, and the client gets
+ * {@link INTERNAL_ERROR_MESSAGE}; protocol errors go on as a client should
+ * read them (`answeredError`).
  */
 export function hidingInternalErrors(inner: A2ARequestHandler, logger: Logger): A2ARequestHandler {
   // One wrapper a method, made on first use.
