@@ -85,6 +85,8 @@ const REST_SPELLINGS = [
   '/A2A/REST/message:send',
   '/a2a/rest/tenant-a/message:send',
   '/a2a/rest/Tenant-B/MESSAGE:Send/',
+  // A percent-encoded tenant is a tenant: Express decodes it.
+  '/a2a/rest/tenant%20c/message:send',
 ];
 const LEGACY_REST_SPELLINGS = ['/a2a/rest/v1/message:send', '/a2a/rest/V1/Message:Send/'];
 const RPC_SPELLINGS: [string, string][] = [
@@ -133,6 +135,7 @@ describe('spellings Express does not route', () => {
   it.each([
     '/a2a/rest//message:send',
     '/a2a/rest/message%3Asend',
+    '/a2a/rest/%6Dessage:send',
     '/a2a/rest/tenant-a//message:send',
   ])('%s reaches no operation: 404, and no task is made', async (path) => {
     const key = freshKey();
