@@ -69,3 +69,8 @@ export function hangUpSignal(context: ServerCallContext | undefined): AbortSigna
   }
   return scope.hangUp.signal;
 }
+
+/** The HTTP request `context` belongs to; undefined outside one. */
+export function requestOf(context: ServerCallContext | undefined): IncomingMessage | undefined {
+  return scopeOf(context)?.res.req;
+}

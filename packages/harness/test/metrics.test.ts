@@ -12,6 +12,7 @@ import { rpc, rpcStream, resultOf, userText, waitFor } from './support/http.js';
 import { sample, scrape } from './support/metrics.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 const as = { headers: { authorization: `Bearer ${ALICE}` } };
 /** Each word of an offline answer takes this long: long messages make slow turns. */
 const WORD_MS = 40;
@@ -25,6 +26,7 @@ beforeAll(async () => {
     config: { defaultModel: 'offline/echo', offline: { latencyMs: WORD_MS } },
     env: { OPENAI_API_KEY: 'sk-test-secret', OPENAI_BASE_URL: fake.baseUrl },
     apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE}`)),
+    metricsToken: METRICS_TOKEN,
   });
 });
 afterAll(async () => {
@@ -32,7 +34,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const metrics = () => scrape(harness.url, ALICE);
+const metrics = () => scrape(harness.url, METRICS_TOKEN);
 const send = (text: string, ids: { taskId?: string } = {}, returnImmediately = false) =>
   rpc(
     harness.url,
@@ -42,14 +44,20 @@ const send = (text: string, ids: { taskId?: string } = {}, returnImmediately = f
   );
 
 describe('access', () => {
-  it('needs an API key when keys are on', async () => {
+  it("needs the metrics token: no key, a wrong one, and a principal's API key are refused", async () => {
     const refused = await fetch(`${harness.url}/metrics`);
     expect(refused.status).toBe(401);
     const wrong = await fetch(`${harness.url}/metrics`, {
       headers: { authorization: 'Bearer not-a-key-0123456789' },
     });
     expect(wrong.status).toBe(401);
-    const allowed = await fetch(`${harness.url}/metrics`, as);
+    // Counters cover every caller: a principal's own key does not read them.
+    const principal = await fetch(`${harness.url}/metrics`, as);
+    expect(principal.status).toBe(401);
+    expect(((await principal.json()) as { error: string }).error).toContain('metrics token');
+    const allowed = await fetch(`${harness.url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await allowed.text();
@@ -70,6 +78,16 @@ describe('access', () => {
       expect((await rpc(open.url, 'GetTask', { id: 'x' })).status).toBe(401);
     } finally {
       await open.stop();
+    }
+  });
+
+  it('with API keys and neither a token nor --metrics-public, nobody reads it', async () => {
+    const closed = await startHarness({ apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE}`)) });
+    try {
+      expect((await fetch(`${closed.url}/metrics`)).status).toBe(401);
+      expect((await fetch(`${closed.url}/metrics`, as)).status).toBe(401);
+    } finally {
+      await closed.stop();
     }
   });
 });

@@ -135,24 +135,37 @@ describe('turns', () => {
 });
 
 describe('A2A 0.3 method names', () => {
-  it('count too: message/send is a send, whichever version serves it', async () => {
+  it('count too: a 0.3 message/send is charged as what it runs', async () => {
     const dave = await startHarness({
       config: { limits: { turnsPerMinute: 1, turnBurst: 1 } },
     });
     try {
+      // No A2A-Version header: a 0.3 request, served by the SDK's compat layer.
       const send = () =>
-        rpc(dave.url, 'message/send', {
-          message: {
-            kind: 'message',
-            messageId: crypto.randomUUID(),
-            role: 'user',
-            parts: [{ kind: 'text', text: 'hi' }],
-          },
+        fetch(`${dave.url}/a2a/jsonrpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'message/send',
+            params: {
+              message: {
+                kind: 'message',
+                messageId: crypto.randomUUID(),
+                role: 'user',
+                parts: [{ kind: 'text', text: 'hi' }],
+              },
+            },
+          }),
         });
-      expect((await send()).status).not.toBe(429);
+      const first = await send();
+      expect(first.status).toBe(200);
+      expect(((await first.json()) as { result: { kind: string } }).result.kind).toBe('task');
       const refused = await send();
       expect(refused.status).toBe(429);
       expectRetryAfter(refused);
+      expect(((await refused.json()) as RpcRefusal).error.code).toBe(RATE_LIMITED_CODE);
     } finally {
       await dave.stop();
     }

@@ -53,7 +53,20 @@ export interface CommandsRequestHandlerOptions {
    * one is refused before anything is stored. Unlimited when absent.
    */
   argumentChars?: number;
+  /**
+   * Called once the command path has decided what a message runs, before it
+   * runs or anything is stored: `command` for a command, `turn` for a message
+   * that goes to the agent, and `turn` again, with `stagedBy`, for a sub-task's
+   * prompt as a command stages it (a turn runs for it). Throw to refuse: the
+   * error reaches the caller, except while a command stages a prompt, where a
+   * `CommandError` becomes that command's reply. For rate limits that charge
+   * what actually runs.
+   */
+  admit?: (run: RunKind, context: ServerCallContext, stagedBy?: string) => void;
 }
+
+/** What a message runs, as the command path decided it. */
+export type RunKind = 'command' | 'turn';
 
 /**
  * An `A2ARequestHandler` in front of the agent's own. Commands are answered on
@@ -72,8 +85,11 @@ export class CommandsRequestHandler implements A2ARequestHandler {
       store: options.store,
       live: this.live,
       // SEMANTICS §7: a sub-task's first prompt is a prompt, even when it starts with '/'.
+      // Admitted when the command staged it (`admitPrompt`): not charged twice.
       sendPrompt: (message, context) =>
-        this.sendToTurns(requestFor(message, { returnImmediately: true }), context),
+        this.sendToTurns(requestFor(message, { returnImmediately: true }), context, true),
+      admitPrompt:
+        options.admit && ((context, command) => options.admit!('turn', context, command)),
       onError: options.onError,
       signal: options.signal,
     });
@@ -89,6 +105,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
   ): Promise<Message | Task> {
     const command = await this.commandIn(params, context);
     if (command) {
+      this.options.admit?.('command', context);
       // SEMANTICS §3: the Task with the reply, whatever returnImmediately says.
       const outcome = await this.runner.run(command.message, command.parsed, context);
       return taskWithReply(outcome, params.configuration?.historyLength);
@@ -97,11 +114,13 @@ export class CommandsRequestHandler implements A2ARequestHandler {
   }
 
   /** The turn path: what is not a command goes to the wrapped handler, one turn per task. */
-  private sendToTurns(
+  private async sendToTurns(
     params: SendMessageRequest,
     context: ServerCallContext,
+    admitted = false,
   ): Promise<Message | Task> {
     const { inner, turns } = this.options;
+    if (!admitted) this.options.admit?.('turn', context);
     const taskId = params.message?.taskId;
     if (!turns || !taskId) return inner.sendMessage(params, context);
     return turns.admit(taskId, () => inner.sendMessage(params, context));
@@ -116,6 +135,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
       const card = await this.getAgentCard();
       if (!card.capabilities?.streaming)
         throw new UnsupportedOperationError('Streaming is not supported.');
+      this.options.admit?.('command', context);
       const outcome = await this.runner.run(command.message, command.parsed, context);
       // SEMANTICS §3: the task snapshot first, then the reply update, then the end.
       yield { payload: { $case: 'task', value: snapshotBeforeReply(outcome) } };
@@ -123,6 +143,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
       return;
     }
     const { inner, turns } = this.options;
+    this.options.admit?.('turn', context);
     const taskId = params.message?.taskId;
     const stream =
       turns && taskId

@@ -7,6 +7,7 @@ import { TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { describe, expect, it } from 'vitest';
 import type { CommandRun } from '../command.js';
+import { CommandError } from '../errors.js';
 import { newMessage, textPart, USER } from '../message.js';
 import { parseCommand } from '../parse.js';
 import { CommandRegistry } from '../registry.js';
@@ -231,5 +232,63 @@ describe('CommandRunner: new ids', () => {
 
     expect(head.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
     expect(head.contextId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+  });
+});
+
+describe("a sub-task's prompt is admitted as the command stages it", () => {
+  function runnerWith(admitPrompt: (context: ServerCallContext, command: string) => void) {
+    const store = new CommandsTaskStore();
+    const registry = new CommandRegistry();
+    const sent: string[] = [];
+    registry.register({
+      name: 'delegate',
+      description: 'Starts a sub-task with a prompt',
+      run: async ({ args, createSubtask }) => {
+        const sub = await createSubtask({ prompt: args });
+        return { text: `started ${sub.id}`, task_ref: sub.id };
+      },
+    });
+    const runner = new CommandRunner({
+      store,
+      live: new LiveStreams(),
+      sendPrompt: async (message) => {
+        sent.push(message.taskId);
+      },
+      admitPrompt,
+    });
+    const send = (text: string) => {
+      const message = newMessage({ role: USER, parts: [textPart(text)] });
+      return runner.run(message, parseCommand(message, registry)!, context);
+    };
+    return { store, send, sent };
+  }
+
+  it('is asked with the call context and the command that stages it', async () => {
+    const asked: [ServerCallContext, string][] = [];
+    const { store, send, sent } = runnerWith((callContext, command) =>
+      asked.push([callContext, command]),
+    );
+    const { reply, head } = await send('/delegate write a haiku');
+    expect(asked).toEqual([[context, 'delegate']]);
+    expect(reply.metadata?.task_ref).toEqual(expect.any(String));
+    expect((await store.load(head.id, context))?.metadata?.[SUBTASK_METADATA_KEY]).toBeDefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([reply.metadata?.task_ref]);
+  });
+
+  it('refused with a CommandError: the reply is the refusal, no sub-task is stored, no prompt goes out', async () => {
+    const { store, send, sent } = runnerWith(() => {
+      throw new CommandError('over the turn limit', { code: 'rate-limited' });
+    });
+    const { reply, head } = await send('/delegate write a haiku');
+    const data = reply.parts.find((part) => part.content?.$case === 'data')?.content;
+    expect(data?.$case === 'data' && data.value).toMatchObject({
+      error: { code: 'rate-limited', message: 'over the turn limit' },
+    });
+    expect(reply.metadata?.task_ref).toBeUndefined();
+    const stored = await store.load(head.id, context);
+    expect(stored?.metadata?.[SUBTASK_METADATA_KEY]).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([]);
   });
 });

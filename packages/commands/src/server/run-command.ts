@@ -43,6 +43,12 @@ export interface CommandRunnerOptions {
   onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   /** Aborted when the server shuts down. */
   signal?: AbortSignal;
+  /**
+   * Called as a command stages a sub-task with a prompt, before anything is
+   * stored: a turn will run for it. What it throws, the handler gets from
+   * `createSubtask` (a `CommandError` becomes the command's reply).
+   */
+  admitPrompt?: (context: ServerCallContext, command: string) => void;
 }
 
 /** The command path: one indexed read, the handler, one atomic write of all it did, one publish. */
@@ -197,7 +203,8 @@ export class CommandRunner {
         stageMetadata(staged, update);
         return staged.metadata!(structuredClone(head.metadata ?? {}));
       },
-      createSubtask: async (init) => this.stageSubtask(head, init ?? {}, context, staged),
+      createSubtask: async (init) =>
+        this.stageSubtask(head, init ?? {}, context, staged, parsed.name),
     };
   }
 
@@ -229,7 +236,9 @@ export class CommandRunner {
     init: SubtaskInit,
     context: ServerCallContext,
     staged: StagedEffects,
+    command: string,
   ): TaskView {
+    if (init.prompt) this.options.admitPrompt?.(context, command);
     const id = this.newId();
     const links: SubtaskLinks = { parent: parent.id };
     const head: TaskHead = {

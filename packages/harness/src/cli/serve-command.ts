@@ -94,8 +94,14 @@ export function serveCommand(): Command {
     .addOption(
       new Option(
         '--metrics-public',
-        'serve /metrics without an API key even when keys are on (for a scraper on a private network)',
+        'serve /metrics to anyone who can reach the port, even when keys are on (for a scraper on a private network)',
       ),
+    )
+    .addOption(
+      new Option(
+        '--metrics-token <token>',
+        '/metrics answers only "Authorization: Bearer <token>"; API keys do not read it',
+      ).env('HARNESS_METRICS_TOKEN'),
     )
     .action(
       async (options: {
@@ -109,6 +115,7 @@ export function serveCommand(): Command {
         logLevel: string;
         logFormat?: LogFormat;
         metricsPublic?: boolean;
+        metricsToken?: string;
       }) => {
         const {
           heapSnapshotsOnSignal,
@@ -140,6 +147,7 @@ export function serveCommand(): Command {
             config: loadConfig(options.config),
             logger,
             metricsPublic: options.metricsPublic ?? false,
+            metricsToken: options.metricsToken,
           });
           let signals = 0;
           const onSignal = (signal: NodeJS.Signals) => {

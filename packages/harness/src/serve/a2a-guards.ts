@@ -10,8 +10,21 @@ import {
   SubscribeToTaskRequest,
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
-import { A2A_ERROR_CODE, A2AError, RequestMalformedError } from '@a2a-js/sdk/errors';
+import {
+  A2A_ERROR_CODE,
+  A2AError,
+  ContentTypeNotSupportedError,
+  RequestMalformedError,
+} from '@a2a-js/sdk/errors';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import {
+  callOf,
+  isBindingRoot,
+  jsonRpcCallOf,
+  recordCall,
+  sendsMessage,
+  type A2AMethod,
+} from './a2a-call/index.js';
 import { messageShapeFault } from './message-shape.js';
 
 /*
@@ -48,7 +61,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * types (a part that is null, an object where a string belongs) and answers
  * that as an internal error: -32603, or 500 on HTTP+JSON.
  */
-const PARAMS_READERS: Record<string, (params: unknown) => unknown> = {
+const PARAMS_READERS: Record<A2AMethod, (params: unknown) => unknown> = {
   SendMessage: (params) => SendMessageRequest.fromJSON(params),
   SendStreamingMessage: (params) => SendMessageRequest.fromJSON(params),
   GetTask: (params) => GetTaskRequest.fromJSON(params),
@@ -65,8 +78,7 @@ const PARAMS_READERS: Record<string, (params: unknown) => unknown> = {
 };
 
 /** Whether the SDK can read `params` for `method` without throwing. */
-function readable(read: ((params: unknown) => unknown) | undefined, params: unknown): boolean {
-  if (!read) return true;
+function readable(read: (params: unknown) => unknown, params: unknown): boolean {
   try {
     read(params);
     return true;
@@ -103,6 +115,7 @@ function envelopeFaultOf(body: unknown): string | undefined {
  * came (an object, a boolean), a deeply nested body overflows the stack inside
  * the SDK and the store, and params of the wrong types are answered as
  * internal errors. An id of 0 or "" is kept where the SDK would drop it.
+ * Records which operation the request is (`callOf`), from its method name.
  */
 export const jsonRpcGuard: RequestHandler = (req, res, next) => {
   const body: unknown = req.body;
@@ -126,17 +139,19 @@ export const jsonRpcGuard: RequestHandler = (req, res, next) => {
     rpcError(res, id, A2A_ERROR_CODE.INVALID_REQUEST, `Invalid Request: ${envelopeFault}`);
     return;
   }
-  if (isPlainObject(body) && typeof body.method === 'string' && isPlainObject(body.params)) {
-    const { tenant } = body.params;
+  const { method, params } = body as { method: string; params?: unknown };
+  const call = jsonRpcCallOf(method);
+  if (call) recordCall(req, call);
+  // 0.3's calls are checked with 0.3's types (legacy-v03/guard.ts).
+  if (call && !call.legacy && isPlainObject(params)) {
+    const { tenant } = params;
     // The SDK hands a tenant of any type to the store, which cannot bind it.
     const tenantOk = tenant === undefined || typeof tenant === 'string';
-    if (!tenantOk || !readable(PARAMS_READERS[body.method], body.params)) {
-      rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, wrongTypes(body.method).message);
+    if (!tenantOk || !readable(PARAMS_READERS[call.method], params)) {
+      rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, wrongTypes(method).message);
       return;
     }
-    const shapeFault = SEND_METHODS.has(body.method)
-      ? messageShapeFault(body.params.message)
-      : undefined;
+    const shapeFault = sendsMessage(call) ? messageShapeFault(params.message) : undefined;
     if (shapeFault) {
       rpcError(res, id, A2A_ERROR_CODE.INVALID_PARAMS, `Invalid params: ${shapeFault}`);
       return;
@@ -162,14 +177,35 @@ function restError(res: Response, status: number, statusName: string, error: Err
     .json({ error: { code: status, status: statusName, message: error.message, details } });
 }
 
-const SEND_METHODS = new Set(['SendMessage', 'SendStreamingMessage']);
-
-const SEND_PATH = /^(?:\/[^/]+)?\/message:(?:send|stream)$/;
+/** The media types A2A 1.0's HTTP+JSON binding reads. */
+const REST_MEDIA_TYPES = new Set(['application/json', 'application/a2a+json']);
 
 /**
- * Before the SDK's HTTP+JSON handler: a deeply nested body overflows the stack,
- * a body that is not an object breaks its tenant routes, and a message of the
- * wrong types is answered with 500.
+ * Before the body is read, after the call is decided: a body of another type
+ * gets ContentTypeNotSupported with 415, as A2A 1.0's table says (the SDK
+ * answers 400). 0.3's calls keep the SDK's own handling.
+ */
+export const restContentType: RequestHandler = (req, res, next) => {
+  const type = req.headers['content-type'];
+  const mediaType = type?.split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType === undefined || REST_MEDIA_TYPES.has(mediaType) || callOf(req)?.legacy) {
+    next();
+    return;
+  }
+  restError(
+    res,
+    415,
+    'INVALID_ARGUMENT',
+    new ContentTypeNotSupportedError(
+      `Unsupported Content-Type "${type}"; expected application/json or application/a2a+json.`,
+    ),
+  );
+};
+
+/**
+ * Before the SDK's HTTP+JSON handler, after the call is decided (`decideRestCall`):
+ * a deeply nested body overflows the stack, a body that is not an object breaks
+ * its tenant routes, and a message of the wrong types is answered with 500.
  */
 export const restGuard: RequestHandler = (req, res, next) => {
   const body: unknown = req.body;
@@ -182,11 +218,13 @@ export const restGuard: RequestHandler = (req, res, next) => {
     refusal = new RequestMalformedError('The request body must be a JSON object.');
   } else if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
     refusal = tooDeep();
-  } else if (SEND_PATH.test(req.path) && !readable(PARAMS_READERS.SendMessage, body)) {
-    refusal = wrongTypes('the message');
-  } else if (SEND_PATH.test(req.path)) {
-    const shapeFault = messageShapeFault(body.message);
-    if (shapeFault) refusal = new RequestMalformedError(`Invalid message: ${shapeFault}`);
+  } else if (sendsMessage(callOf(req))) {
+    if (!readable(PARAMS_READERS.SendMessage, body)) refusal = wrongTypes('the message');
+    else {
+      // 0.3's protobuf JSON also takes the message as `request`.
+      const shapeFault = messageShapeFault(body.message) ?? messageShapeFault(body.request);
+      if (shapeFault) refusal = new RequestMalformedError(`Invalid message: ${shapeFault}`);
+    }
   }
   if (refusal) {
     restError(res, 400, 'INVALID_ARGUMENT', refusal);
@@ -197,7 +235,7 @@ export const restGuard: RequestHandler = (req, res, next) => {
 
 /** After the SDK's JSON-RPC handler, which serves only POST to its root: JSON, not Express's HTML page. */
 export const jsonRpcNotFound: RequestHandler = (req, res) => {
-  const atRoot = req.path === '/';
+  const atRoot = isBindingRoot(req.path);
   if (atRoot) res.setHeader('Allow', 'POST');
   res.status(atRoot ? 405 : 404).json({
     jsonrpc: '2.0',

@@ -45,7 +45,7 @@ export function bearerToken(req: Request): string | undefined {
  * as its principal; anything else gets 401 in the binding's own error shape.
  * Preflights pass, so browsers can ask before they send the key.
  */
-export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): RequestHandler {
+export function requireApiKey(keys: ApiKeys, binding: Binding): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'OPTIONS') {
       next();
@@ -63,8 +63,15 @@ export function requireApiKey(keys: ApiKeys, binding: 'jsonrpc' | 'rest'): Reque
   };
 }
 
-function refuse(req: Request, res: Response, binding: 'jsonrpc' | 'rest'): void {
+/** Who answers: an A2A binding, or the completion route (its own spec's error shape). */
+type Binding = 'jsonrpc' | 'rest' | 'completion';
+
+function refuse(req: Request, res: Response, binding: Binding): void {
   res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="a2a-harness"');
+  if (binding === 'completion') {
+    res.json({ error: { code: 'unauthenticated', message: UNAUTHENTICATED_MESSAGE } });
+    return;
+  }
   if (binding === 'jsonrpc') {
     res.json({
       jsonrpc: '2.0',

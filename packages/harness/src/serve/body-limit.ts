@@ -4,6 +4,7 @@ import {
   RequestMalformedError,
   type A2AError,
 } from '@a2a-js/sdk/errors';
+import type { IncomingMessage } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { closeAfterResponse } from './connections.js';
 
@@ -53,17 +54,22 @@ function protocolErrorOf(error: BodyParserError, bodyBytes: number): A2AError {
   return new RequestMalformedError(error.message);
 }
 
+/** Whether the request declares a body longer than `bodyBytes`, before a byte of it is read. */
+function declaredOver(req: IncomingMessage, bodyBytes: number): boolean {
+  const declared = Number(req.headers['content-length']);
+  // bodyBytes counts the body after decoding: only an unencoded length says enough.
+  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+  return encoding === 'identity' && Number.isFinite(declared) && declared > bodyBytes;
+}
+
 /**
  * A body whose declared length is over the limit is refused before a byte of
  * it is read: body-parser answers only once the whole body has arrived, so a
- * client trickling a large body held the connection (issue 15, item 14).
+ * client trickling a large body held the connection.
  */
 function declaredTooLarge(bodyBytes: number): RequestHandler {
   return (req, _res, next) => {
-    const declared = Number(req.headers['content-length']);
-    // bodyBytes counts the body after decoding: only an unencoded length says enough.
-    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-    if (encoding === 'identity' && Number.isFinite(declared) && declared > bodyBytes) {
+    if (declaredOver(req, bodyBytes)) {
       next(
         Object.assign(new Error('request entity too large'), {
           status: 413,
@@ -73,6 +79,31 @@ function declaredTooLarge(bodyBytes: number): RequestHandler {
       return;
     }
     next();
+  };
+}
+
+/** The completion route's body limit: the library's own default for it. */
+export const COMPLETION_BODY_BYTES = 16 * 1024;
+
+/**
+ * In front of the completion route, whose parser reads a body to its end
+ * before refusing it: a declared length over the limit is refused at once,
+ * in the completion spec's error shape, and the connection ends as for the
+ * A2A bindings' 413.
+ */
+export function completionBodyLimit(bodyBytes = COMPLETION_BODY_BYTES): RequestHandler {
+  return (req, res, next) => {
+    if (!declaredOver(req, bodyBytes)) {
+      next();
+      return;
+    }
+    closeAfterResponse(req, res);
+    res.status(413).json({
+      error: {
+        code: 'invalid-request',
+        message: `The completion request is larger than ${bodyBytes} bytes.`,
+      },
+    });
   };
 }
 

@@ -32,6 +32,7 @@ import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
 import { MessageRetries } from './message-retries.js';
 import { harnessCompletions, withCompletion } from './completion.js';
+import { RateLimiter } from './rate-limits.js';
 import type { ArgumentCompletions } from 'a2a-commands/server';
 import { BEARER_SCHEME_NAME } from './auth.js';
 
@@ -147,6 +148,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
   }
   const turnHandler = new TurnHandler({ store, agentCard: card.provider, turns });
+  const rateLimiter = new RateLimiter(limits);
   const commands = new CommandsRequestHandler({
     inner: turnHandler,
     registry,
@@ -160,6 +162,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       requestLog(context, logger).error({ err: error, where }, 'command failed');
     },
     relay: cluster?.replyRelay,
+    // Charged by what runs: commands, turns, and the turns commands start.
+    ...(rateLimiter.active && { admit: rateLimiter.admit }),
   });
   if (cluster) {
     cluster.deliverTo(events, commands.live);

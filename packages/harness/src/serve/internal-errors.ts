@@ -2,6 +2,7 @@ import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import { A2AError } from '@a2a-js/sdk/errors';
 import type { Logger } from 'pino';
 import { requestLog } from '../request-scope.js';
+import { answeredError } from './answered-errors.js';
 
 /**
  * What a client is told when the server fails (-32603 on JSON-RPC, 500 INTERNAL
@@ -16,8 +17,13 @@ function isInternal(error: unknown): boolean {
   return !(error instanceof A2AError);
 }
 
-function hide(error: unknown, method: string, log: () => Logger): unknown {
-  if (!isInternal(error)) return error;
+function hide(
+  error: unknown,
+  method: string,
+  log: () => Logger,
+  context: ServerCallContext | undefined,
+): unknown {
+  if (!isInternal(error)) return answeredError(error as A2AError, context);
   log().error({ err: error, method }, 'internal error answered as such');
   return new Error(INTERNAL_ERROR_MESSAGE);
 }
@@ -26,19 +32,21 @@ async function* hideInStream<T>(
   stream: AsyncGenerator<T, void, undefined>,
   method: string,
   log: () => Logger,
+  context: ServerCallContext | undefined,
 ): AsyncGenerator<T, void, undefined> {
   try {
     yield* stream;
   } catch (error) {
-    throw hide(error, method, log);
+    throw hide(error, method, log, context);
   }
 }
 
 /**
- * Issue 15, item 7: an error that is not a protocol error ("driver has already
- * been destroyed" during a shutdown) reached clients verbatim and was not
- * logged. Every method of `inner` is wrapped: such errors are logged, and the
- * client gets {@link INTERNAL_ERROR_MESSAGE}.
+ * An error that is not a protocol error ("driver has already been destroyed"
+ * during a shutdown) would reach clients verbatim, and unlogged. Every method
+ * of `inner` is wrapped: such errors are logged, and the client gets
+ * {@link INTERNAL_ERROR_MESSAGE}; protocol errors go on as a client should
+ * read them (`answeredError`).
  */
 export function hidingInternalErrors(inner: A2ARequestHandler, logger: Logger): A2ARequestHandler {
   // One wrapper a method, made on first use.
@@ -50,18 +58,19 @@ export function hidingInternalErrors(inner: A2ARequestHandler, logger: Logger): 
   ) => {
     return (...args: unknown[]) => {
       // Logged with the request's id: the call context is among the arguments.
-      const context = args.find((arg) => arg instanceof ServerCallContext);
+      const context = args.find((arg) => arg instanceof ServerCallContext) as
+        ServerCallContext | undefined;
       // The request's logger is made only if there is an error to log.
-      const log = () => requestLog(context as ServerCallContext | undefined, logger);
+      const log = () => requestLog(context, logger);
       let result: unknown;
       try {
         result = value.apply(target, args);
       } catch (error) {
-        throw hide(error, method, log);
+        throw hide(error, method, log, context);
       }
       if (result instanceof Promise)
-        return result.catch((error: unknown) => Promise.reject(hide(error, method, log)));
-      if (isAsyncGenerator(result)) return hideInStream(result, method, log);
+        return result.catch((error: unknown) => Promise.reject(hide(error, method, log, context)));
+      if (isAsyncGenerator(result)) return hideInStream(result, method, log, context);
       return result;
     };
   };

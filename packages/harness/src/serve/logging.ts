@@ -68,7 +68,7 @@ export function requestLogging(logger: Logger) {
     const requestId =
       typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    const log = enterRequestScope(req, res, () => logger.child({ requestId }));
+    enterRequestScope(req, res, () => logger.child({ requestId }));
     res.once('close', () => {
       const err = (res as ServerResponse & { err?: unknown }).err;
       const line = {
@@ -79,7 +79,8 @@ export function requestLogging(logger: Logger) {
         responseTime: Math.round(performance.now() - started),
         ...(err === undefined ? {} : { err }),
       };
-      if (!res.writableFinished) log().warn(line, 'request aborted');
+      // The base logger: the request's child would name the request a second time.
+      if (!res.writableFinished) logger.warn(line, 'request aborted');
       else if (err !== undefined || res.statusCode >= 500) logger.error(line, 'request errored');
       else completed.info(line, 'request completed');
     });

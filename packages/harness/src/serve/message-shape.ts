@@ -3,7 +3,7 @@ import { Role, type Message } from '@a2a-js/sdk';
 import type { Limits } from '../config/limits.js';
 
 /*
- * Issue 15, item 18: the SDK's readers coerce what they are given (`{text: {}}`
+ * The SDK's readers coerce what they are given (`{text: {}}`
  * becomes "[object Object]", a message id 5 becomes "5", a part `1` becomes a
  * part with no content), and the result was stored. These checks refuse such
  * messages before anything is stored: the raw JSON first, in the guards, then
@@ -17,6 +17,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** The message's string fields, in both spellings the SDK reads. */
 const STRING_FIELDS = ['messageId', 'message_id', 'contextId', 'context_id', 'taskId', 'task_id'];
 const PART_STRING_FIELDS = ['text', 'url', 'raw', 'filename', 'mediaType', 'media_type'];
+const PART_KINDS = ['text', 'url', 'raw', 'data'];
 
 /** What is wrong with the shape of a message as sent, or undefined when nothing is. */
 export function messageShapeFault(message: unknown): string | undefined {
@@ -35,18 +36,26 @@ export function messageShapeFault(message: unknown): string | undefined {
   }
   if ('metadata' in message && message.metadata !== null && !isPlainObject(message.metadata))
     return 'message.metadata must be an object.';
-  const { parts } = message;
+  // 0.3's HTTP+JSON binding (protobuf JSON) names the parts `content`; the SDK reads either.
+  return partsFault(message, 'parts') ?? partsFault(message, 'content');
+}
+
+function partsFault(
+  message: Record<string, unknown>,
+  field: 'parts' | 'content',
+): string | undefined {
+  const parts = message[field];
   if (parts === undefined) return undefined;
-  if (!Array.isArray(parts)) return 'message.parts must be a list.';
+  if (!Array.isArray(parts)) return `message.${field} must be a list.`;
   for (const [index, part] of parts.entries()) {
-    if (!isPlainObject(part)) return `message.parts[${index}] must be an object.`;
-    for (const field of PART_STRING_FIELDS) {
-      if (field in part && typeof part[field] !== 'string')
-        return `message.parts[${index}].${field} must be a string.`;
+    if (!isPlainObject(part)) return `message.${field}[${index}] must be an object.`;
+    for (const name of PART_STRING_FIELDS) {
+      if (name in part && typeof part[name] !== 'string')
+        return `message.${field}[${index}].${name} must be a string.`;
     }
-    const kinds = ['text', 'url', 'raw', 'data'].filter((kind) => part[kind] !== undefined);
+    const kinds = PART_KINDS.filter((kind) => part[kind] !== undefined);
     if (kinds.length !== 1)
-      return `message.parts[${index}] must have exactly one of text, data, url or raw.`;
+      return `message.${field}[${index}] must have exactly one of text, data, url or raw.`;
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ import { createApp } from './app.js';
 import { applyConnectionLimits, TIMEOUT_CHECK_MS } from './connections.js';
 import { createHarness, type Harness } from './harness.js';
 import { jsonRpcLane } from './jsonrpc-lane/index.js';
-import { RateLimiter } from './rate-limits.js';
+import { jsonRpcChain } from './jsonrpc-chain.js';
 import { startUpSwitch } from './start-up.js';
 import { PrometheusMetrics } from '../metrics/prometheus.js';
 
@@ -26,8 +26,10 @@ export interface ServeOptions {
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   apiKeys?: ApiKeys;
-  /** Serve `/metrics` without an API key even when keys are on. */
+  /** Serve `/metrics` to anyone who can reach the port, even when keys are on. */
   metricsPublic?: boolean;
+  /** The credential `/metrics` asks for; API keys do not read it. */
+  metricsToken?: string;
 }
 
 export interface RunningHarness {
@@ -68,14 +70,22 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
     server.closeAllConnections();
     throw error;
   }
-  const rateLimiter = new RateLimiter(harness.limits, harness.registry);
+  // Declared once; the app and the lane in front of it are both built from it.
+  const chain = jsonRpcChain(harness, options.logger);
   const app = createApp(
     harness,
     options.logger,
-    { metrics, metricsPublic: options.metricsPublic ?? false },
-    rateLimiter,
+    {
+      metrics,
+      access: {
+        public: options.metricsPublic ?? false,
+        token: options.metricsToken,
+        apiKeys: options.apiKeys,
+      },
+    },
+    chain,
   );
-  startUp.ready(jsonRpcLane({ harness, logger: options.logger, rateLimiter, app }));
+  startUp.ready(jsonRpcLane({ harness, chain, app }));
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
   const announcer =
     options.logger.level === 'silent'

@@ -1,7 +1,19 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { matchesAsExpress } from './a2a-call/index.js';
+import { JSONRPC_PATH } from './agent-card.js';
 
 /** Seconds a client is told to wait before it asks again while the harness starts. */
 export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The JSON-RPC error code of the start-up answer. JSON-RPC leaves -32000 to
+ * -32099 to servers; the harness's codes there echo HTTP (-32029 for 429), so 503 is -32053.
+ */
+export const STARTING_CODE = -32053;
+
+const STARTING_MESSAGE = 'The agent is starting; retry in a moment.';
+
+const atJsonRpc = matchesAsExpress(JSONRPC_PATH);
 
 /**
  * What answers while the harness starts (it listens first, so that the card
@@ -16,14 +28,26 @@ export const answerWhileStarting: RequestListener = (req, res) => {
     return;
   }
   res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-  sendJson(
-    res,
-    503,
-    path === '/readyz'
-      ? { ready: false, starting: true }
-      : { error: 'The agent is starting; retry in a moment.' },
-  );
+  sendJson(res, 503, startingBody(path));
 };
+
+/** What a client of this path reads: a JSON-RPC error on the JSON-RPC endpoint. */
+function startingBody(path: string): unknown {
+  if (path === '/readyz') return { ready: false, starting: true };
+  if (atJsonRpc(path)) {
+    return {
+      jsonrpc: '2.0',
+      // The body is not read while starting: the id is not known.
+      id: null,
+      error: {
+        code: STARTING_CODE,
+        message: STARTING_MESSAGE,
+        data: { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      },
+    };
+  }
+  return { error: STARTING_MESSAGE };
+}
 
 /** One listener for the server's life: `answerWhileStarting` until `ready` gives the app. */
 export function startUpSwitch(): {

@@ -24,6 +24,7 @@ export async function startHarness(
     port?: number;
     logger?: Logger;
     metricsPublic?: boolean;
+    metricsToken?: string;
   } = {},
 ): Promise<TestHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
@@ -37,6 +38,7 @@ export async function startHarness(
     logger: options.logger ?? pino({ level: 'silent' }),
     apiKeys: options.apiKeys,
     metricsPublic: options.metricsPublic,
+    metricsToken: options.metricsToken,
     env: options.env ?? {},
   });
   return { ...running, dataDir };

@@ -1,14 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import type { ErrorRequestHandler, Express, Request, Response } from 'express';
-import type { Logger } from 'pino';
 import { JSONRPC_PATH } from '../agent-card.js';
-import { jsonRpcErrors, jsonRpcGuard, jsonRpcNotFound } from '../a2a-guards.js';
-import { principalUserBuilder, requireApiKey } from '../auth.js';
+import { jsonRpcErrors, jsonRpcNotFound } from '../a2a-guards.js';
+import { principalUserBuilder } from '../auth.js';
 import { jsonRpcBody } from '../body-limit.js';
 import type { Harness } from '../harness.js';
-import { requestLogging } from '../logging.js';
-import type { RateLimiter } from '../rate-limits.js';
+import type { JsonRpcChain } from '../jsonrpc-chain.js';
 import { laneServes } from './admits.js';
 import { STREAMING_METHODS, transportCall } from './call-transport.js';
 import { readJsonBody } from './read-body.js';
@@ -16,10 +14,9 @@ import { readJsonBody } from './read-body.js';
 export { laneServes } from './admits.js';
 
 export interface JsonRpcLaneOptions {
-  harness: Pick<Harness, 'apiKeys' | 'limits' | 'requestHandler' | 'contextBuilder'>;
-  logger: Logger;
-  /** The app's own: one set of buckets, whichever way a call comes in. */
-  rateLimiter: RateLimiter;
+  harness: Pick<Harness, 'limits' | 'requestHandler' | 'contextBuilder'>;
+  /** The JSON-RPC middleware `app` was built from: the lane runs the same. */
+  chain: JsonRpcChain;
   /** `createApp`'s app: it answers every request the lane does not take. */
   app: Express;
 }
@@ -27,20 +24,18 @@ export interface JsonRpcLaneOptions {
 type Next = (error?: unknown) => void;
 type Step = (req: Request, res: Response, next: Next) => unknown;
 
-const passOn: Step = (_req, _res, next) => next();
-
 /**
- * A2A 1.0 JSON-RPC calls served without Express's router (issue 12: its
- * per-layer routing and body parsing were about a sixth of a command's CPU,
- * profiled). The lane runs the very middleware Express runs for such a call,
- * in the same order, as one flat chain: the request log line, the API-key
- * check, the body limit (the same refusals), `jsonRpcGuard`, the rate limits,
+ * A2A 1.0 JSON-RPC calls served without Express's router: its per-layer
+ * routing and body parsing were about a sixth of a command's CPU (profiled).
+ * The lane runs the binding's declared middleware (`JsonRpcChain`), the very
+ * list the Express app mounts, as one flat chain: the front, the steps before
+ * the body, the body read with the same limit and refusals, the steps after,
  * then the SDK's JSON-RPC transport (streaming methods through the SDK's own
  * route). Start-up gating stays in front of it (`startUpSwitch`). What the
  * lane does not admit (`laneServes`) goes to Express whole.
  */
 export function jsonRpcLane(options: JsonRpcLaneOptions): RequestListener {
-  const { harness, app } = options;
+  const { harness, app, chain } = options;
   const bodyBytes = harness.limits.bodyBytes;
   const [, , bodyRefusal] = jsonRpcBody(bodyBytes);
   const readBody: Step = (req, res, next) =>
@@ -63,27 +58,22 @@ export function jsonRpcLane(options: JsonRpcLaneOptions): RequestListener {
   };
   const callTransport = transportCall(parts);
   const sdkRoute = jsonRpcHandler({ ...parts, legacyCompat: { enabled: true } });
+  const notFound = jsonRpcNotFound as Step;
   const dispatch: Step = (req, res, next) => {
     const { method } = req.body as { method: string };
     if (!STREAMING_METHODS.has(method)) return callTransport(req, res);
-    // As Express hands it over, mounted at the JSON-RPC path.
-    req.originalUrl = req.url;
-    req.baseUrl = JSONRPC_PATH;
-    req.url = '/';
     sdkRoute(req, res, (error?: unknown) => {
       if (error !== undefined && error !== 'route' && error !== 'router') next(error);
       else notFound(req, res, next);
     });
   };
   const steps: Step[] = [
-    requestLogging(options.logger),
-    harness.apiKeys ? requireApiKey(harness.apiKeys, 'jsonrpc') : passOn,
+    ...chain.front,
+    ...chain.beforeBody,
     readBody,
-    jsonRpcGuard,
-    options.rateLimiter.active ? options.rateLimiter.jsonRpc : passOn,
+    ...chain.afterBody,
     dispatch,
-  ];
-  const notFound = jsonRpcNotFound as Step;
+  ] as Step[];
   const lastResort = lastResortFor(app);
   return (req, res) => {
     if (!laneServes(req, bodyBytes)) {
@@ -95,13 +85,20 @@ export function jsonRpcLane(options: JsonRpcLaneOptions): RequestListener {
   };
 }
 
-/** What `app.handle` does before routing: Express's request and response methods on Node's objects. */
+/**
+ * What `app.handle` and the mount at the JSON-RPC path do before the chain
+ * runs: Express's request and response methods on Node's objects, and the
+ * request seen from the mount point, as the chain sees it on Express.
+ */
 function asExpress(app: Express, req: IncomingMessage, res: ServerResponse): [Request, Response] {
   const request = Object.setPrototypeOf(req, app.request) as Request;
   const response = Object.setPrototypeOf(res, app.response) as Response;
   request.res = response;
   response.req = request;
   response.locals ??= Object.create(null) as Response['locals'];
+  request.originalUrl = request.url;
+  request.baseUrl = JSONRPC_PATH;
+  request.url = '/';
   return [request, response];
 }
 

@@ -1,7 +1,7 @@
 import { A2A_ERROR_CODE } from '@a2a-js/sdk/errors';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { RequestHandler } from 'express';
-import { requestsLegacyVersion } from './version.js';
+import { callOf, type A2AMethod } from '../a2a-call/index.js';
 
 /*
  * Before the SDK's 0.3 JSON-RPC handler. Its translation to 1.0 trusts the
@@ -83,12 +83,13 @@ const taskParams = {
 };
 
 const ajv = new Ajv({ allErrors: false });
-const PARAMS: Record<string, ValidateFunction> = {
-  'message/send': ajv.compile(sendParams),
-  'message/stream': ajv.compile(sendParams),
-  'tasks/get': ajv.compile(taskParams),
-  'tasks/cancel': ajv.compile(taskParams),
-  'tasks/resubscribe': ajv.compile(taskParams),
+/** By operation: `message/send` is SendMessage, `tasks/resubscribe` SubscribeToTask, and so on. */
+const PARAMS: Partial<Record<A2AMethod, ValidateFunction>> = {
+  SendMessage: ajv.compile(sendParams),
+  SendStreamingMessage: ajv.compile(sendParams),
+  GetTask: ajv.compile(taskParams),
+  CancelTask: ajv.compile(taskParams),
+  SubscribeToTask: ajv.compile(taskParams),
 };
 
 /** `/message/parts/0/text must be string`: where the params went wrong, for the caller. */
@@ -99,28 +100,30 @@ function firstError(validate: ValidateFunction): string {
 }
 
 /**
- * Checks the params of a 0.3 request's task methods (-32602 with the first
+ * Checks the params of a call made in 0.3's method names (-32602 with the first
  * fault when wrong), and gives `message/send` 0.3's default of `blocking`.
+ * After `jsonRpcGuard`, which decided the call.
  */
 export const legacyJsonRpcGuard: RequestHandler = (req, res, next) => {
-  const body = req.body as { id?: unknown; method?: unknown; params?: unknown } | undefined;
-  const validate = typeof body?.method === 'string' ? PARAMS[body.method] : undefined;
-  if (!validate || !requestsLegacyVersion(req)) {
+  const call = callOf(req);
+  const validate = call?.legacy ? PARAMS[call.method] : undefined;
+  if (!validate) {
     next();
     return;
   }
-  if (!validate(body!.params)) {
+  const body = req.body as { id?: unknown; method?: unknown; params?: unknown };
+  if (!validate(body.params)) {
     res.status(200).json({
       jsonrpc: '2.0',
-      id: body!.id ?? null,
+      id: body.id ?? null,
       error: {
         code: A2A_ERROR_CODE.INVALID_PARAMS,
-        message: `Invalid params for ${body!.method}: ${firstError(validate)}.`,
+        message: `Invalid params for ${body.method}: ${firstError(validate)}.`,
       },
     });
     return;
   }
-  const configuration = (body!.params as { configuration?: { blocking?: boolean } }).configuration;
+  const configuration = (body.params as { configuration?: { blocking?: boolean } }).configuration;
   // 0.3 servers wait for the answer unless told `blocking: false`; the SDK's
   // translation waits only when `configuration` is absent altogether.
   if (configuration && configuration.blocking === undefined) configuration.blocking = true;
