@@ -6,7 +6,7 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
-import { agentKeyFetch, asksForApiKey, requiresApiKey } from 'a2a-chat-core';
+import { asksForApiKey, requiresApiKey, scopedKeyFetch } from 'a2a-chat-core';
 import { readCommands, refreshCard, type CommandSpec } from 'a2a-commands/client';
 import { ApiKeyNeededError } from './errors.js';
 
@@ -43,7 +43,7 @@ export async function connectAgent(url: string, apiKey?: string): Promise<A2AAge
   let card = read.card;
   if (requiresApiKey(card) && !apiKey) throw new ApiKeyNeededError(base);
   const keyed = asksForApiKey(card) && apiKey !== undefined && apiKey !== '';
-  const fetchImpl = agentKeyFetch({ apiKey: keyed ? apiKey : undefined, agentUrl: base });
+  const fetchImpl = scopedKeyFetch({ apiKey, agentUrl: base, card: () => card });
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [

@@ -62,6 +62,7 @@ describe('scopedKeyFetch', () => {
     const refused = await wrong(`${url}/rpc`).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiKeyRefusedError);
     expect(refused).toMatchObject({ sentKey: true, message: 'The agent refused the API key.' });
+    expect(String((refused as Error).message)).not.toContain('wrong');
   });
 });
 

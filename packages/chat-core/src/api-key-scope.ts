@@ -20,7 +20,7 @@ function namesScheme(requirement: { schemes?: Record<string, unknown> }): boolea
 }
 
 /** Whether some way of calling the agent that its card lists takes credentials. */
-export function asksForApiKey(card: AgentCard): boolean {
+export function asksForApiKey(card: Pick<AgentCard, 'securityRequirements'>): boolean {
   return (card.securityRequirements ?? []).some(namesScheme);
 }
 
@@ -28,7 +28,7 @@ export function asksForApiKey(card: AgentCard): boolean {
  * Whether every way of calling the agent needs credentials. A requirement
  * that names no scheme lets anyone in, so it makes the key optional.
  */
-export function requiresApiKey(card: AgentCard): boolean {
+export function requiresApiKey(card: Pick<AgentCard, 'securityRequirements'>): boolean {
   const requirements = card.securityRequirements ?? [];
   return requirements.length > 0 && requirements.every(namesScheme);
 }

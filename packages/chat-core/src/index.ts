@@ -1,12 +1,5 @@
 export { CARD_REFRESH_MS, reconnectDelayMs } from './agent-link.js';
 export { CardWatch, type CardWatchOptions } from './card-watch.js';
-export {
-  ApiKeyRefusedError,
-  agentKeyFetch,
-  asksForApiKey,
-  requiresApiKey,
-  type AgentKeyFetchOptions,
-} from './agent-key.js';
 export type {
   AgentEntry,
   AnswerStatus,
