@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { startThrowawayPostgres } from '../packages/harness/test/support/throwaway-postgres.js';
+import { startThrowawayPostgres } from 'a2a-testing/throwaway-postgres';
 import { writeResults, type Row } from './lib/report.js';
 import { repoRoot } from './lib/servers.js';
 import { ratio } from './lib/stats.js';

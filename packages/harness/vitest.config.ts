@@ -6,7 +6,7 @@ export default defineProject({
   test: {
     name: 'harness',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/postgres-setup.ts'],
+    globalSetup: ['../testing/src/postgres-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

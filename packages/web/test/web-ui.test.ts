@@ -10,8 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_UI_DIST, webUiRoutes } from '../../harness/src/serve/web-ui.js';
-import { startHarness, type TestHarness } from '../../harness/test/support/harness.js';
-import { listen } from '../../harness/test/support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { listen } from 'a2a-testing/http';
 
 const WEB_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HARNESS_ROOT = path.resolve(WEB_ROOT, '../harness');

@@ -3,13 +3,8 @@
  * `A2A_TEST_DATABASE_URL` points the tests at an existing server instead.
  */
 import type { TestProject } from 'vitest/node';
+import type {} from './postgres-context.js';
 import { startThrowawayPostgres } from './throwaway-postgres.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    postgresUrl: string;
-  }
-}
 
 export default async function setup(project: TestProject): Promise<() => void> {
   if (process.env.A2A_TEST_DATABASE_URL) {

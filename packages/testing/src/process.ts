@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
-const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+/** The a2a-harness package, whose CLI runs from source. */
+const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-harness/package.json'));
 
 export interface HarnessProcess {
   /** The URL the card names. */
