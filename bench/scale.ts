@@ -64,6 +64,6 @@ export async function runScaleBench(quick: boolean, log: (message: string) => vo
       log(`${row.figure}: ${row.value} = ${row.ratio!.toFixed(2)} × ${row.ratioTo}`);
     log('wrote bench/results/scale.json, .md and .svg');
   } finally {
-    postgres?.stop();
+    await postgres?.stop();
   }
 }

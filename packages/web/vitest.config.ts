@@ -15,6 +15,7 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
+    setupFiles: ['vitest.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_UI_DIST, webUiRoutes } from '../../harness/src/serve/web-ui.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { listen } from 'a2a-testing/http';
+import { WEB_UI_DIST, webUiRoutes } from '../src/serve/web-ui.js';
 
-const WEB_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HARNESS_ROOT = path.resolve(WEB_ROOT, '../harness');
+const HARNESS_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WEB_ROOT = path.resolve(HARNESS_ROOT, '../web');
 
 describe('where the harness looks for the build', () => {
   it('is packages/web/dist, from the source layout and the build layout alike', () => {
