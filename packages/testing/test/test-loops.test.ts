@@ -14,11 +14,16 @@ const repository = fileURLToPath(new URL('../../..', import.meta.url));
 /** What `npm run test:unit` leaves out, besides the projects named integration:*. */
 const INTEGRATION_FILE = /\.(int|e2e)\.test\.tsx?$/;
 
-/** Imports that start a process, a browser, a whole harness or PostgreSQL. */
-const NEEDS_MORE_THAN_A_PROCESS =
-  /from\s+['"](node:child_process|playwright-core|a2a-testing\/(harness|process|chat-terminal|stores|databases|throwaway-postgres))['"]/;
+/** An import statement of one of these modules (not a mention inside a string). */
+const importOf = (modules: string) =>
+  new RegExp(`^\\s*(import|export)\\b[^;]*?\\bfrom\\s+['"](${modules})['"]`, 'm');
 
-const USES_POSTGRES = /from\s+['"]a2a-testing\/(stores|databases)['"]/;
+/** Imports that start a process, a browser, a whole harness or PostgreSQL. */
+const NEEDS_MORE_THAN_A_PROCESS = importOf(
+  'node:child_process|playwright-core|a2a-testing/(harness|process|chat-terminal|stores|databases|throwaway-postgres|packing)',
+);
+
+const USES_POSTGRES = importOf('a2a-testing/(stores|databases)');
 
 interface ProjectFiles {
   name: string;
