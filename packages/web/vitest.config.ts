@@ -16,7 +16,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
     setupFiles: ['vitest.setup.ts'],
-    testTimeout: 30_000,
+    // Chromium and jsdom with other files running beside them.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 });
