@@ -1,9 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Every package's tests. The harness splits into three projects (see
+ * packages/harness/vitest.shared.ts), bench holds the soak and lint the
+ * repository's own ESLint rules. Which files are unit tests and which are
+ * integration tests is in the README.
+ */
 export default defineConfig({
   resolve: { conditions: ['a2a-source'] },
   ssr: { resolve: { conditions: ['a2a-source'] } },
   test: {
-    projects: ['packages/*'],
+    projects: ['packages/*', 'packages/harness/vitest.*.config.ts', 'bench', 'lint'],
+    // Most files wait on servers, child processes and timers rather than the
+    // CPU, so more files than cores run at once; vitest's default on a
+    // 2-core machine is one at a time.
+    maxWorkers: 3,
   },
 });

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { startThrowawayPostgres } from '../packages/harness/test/support/throwaway-postgres.js';
+import { startThrowawayPostgres } from 'a2a-testing/throwaway-postgres';
 import { writeResults, type Row } from './lib/report.js';
 import { repoRoot } from './lib/servers.js';
 import { ratio } from './lib/stats.js';
@@ -64,6 +64,6 @@ export async function runScaleBench(quick: boolean, log: (message: string) => vo
       log(`${row.figure}: ${row.value} = ${row.ratio!.toFixed(2)} × ${row.ratioTo}`);
     log('wrote bench/results/scale.json, .md and .svg');
   } finally {
-    postgres?.stop();
+    await postgres?.stop();
   }
 }

@@ -1,7 +1,7 @@
 import { TaskState, type Message } from '@a2a-js/sdk';
 import { AGENT, newMessage, textPart, USER } from 'a2a-commands';
 import { ServerCallContext } from '@a2a-js/sdk/server';
-import { HarnessTaskStore, openDatabase } from '../../packages/harness/src/store/index.js';
+import { HarnessTaskStore, openDatabase } from 'a2a-harness/internal';
 
 /**
  * Writes tasks with long histories straight into a harness data directory,

@@ -18,11 +18,15 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import express from 'express';
-import { createOfflineModel, streamModelTurn } from '../../packages/harness/src/models/index.js';
-import { HarnessTaskStore, openDatabase } from '../../packages/harness/src/store/index.js';
-import { AnswerChunker } from '../../packages/harness/src/models/answer-chunks.js';
-import { answerArtifact } from '../../packages/harness/src/turns/turn-events.js';
-import { DEFAULT_TURN_OPTIONS } from '../../packages/harness/src/turns/turn-options.js';
+import {
+  AnswerChunker,
+  answerArtifact,
+  createOfflineModel,
+  DEFAULT_TURN_OPTIONS,
+  HarnessTaskStore,
+  openDatabase,
+  streamModelTurn,
+} from 'a2a-harness/internal';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2)

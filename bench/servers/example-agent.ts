@@ -1,5 +1,5 @@
 /** The library's example agent (B); `--commands N` registers N more commands, for the card-size figures. */
-import { createExampleAgent } from '../../packages/commands/examples/agent.js';
+import { createExampleAgent } from 'a2a-commands/examples/agent';
 
 const extra = Number(process.argv[process.argv.indexOf('--commands') + 1] ?? 0) || 0;
 const server = (await import('node:http')).createServer();

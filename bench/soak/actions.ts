@@ -1,5 +1,5 @@
 /** Commands, reads and cancels, as the soak's clients send them. */
-import { textOf } from '../../packages/harness/test/support/history-audit.js';
+import { textOf } from 'a2a-testing/history-audit';
 import { guarded, pick, type ClientContext } from './client.js';
 import type { TaskRecord } from './ledger.js';
 import { userMessage, type Binding, type Outcome, type WireTask } from './wire.js';

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnHarness, writeConfig } from '../../packages/harness/test/support/process.js';
+import { spawnHarness, writeConfig } from 'a2a-testing/process';
 import { cancelTask, createTask, readTask, sendCommand } from './actions.js';
 import { checksOf, type SoakReport } from './checks.js';
 import { labeler, pick, seededRandom, type ClientContext } from './client.js';

@@ -1,5 +1,5 @@
 /** Model turns (SendMessage, SendStreamingMessage) and subscriptions, as the soak's clients run them. */
-import { textOf } from '../../packages/harness/test/support/history-audit.js';
+import { textOf } from 'a2a-testing/history-audit';
 import { guarded, isExpectedRefusal, type ClientContext } from './client.js';
 import type { TaskRecord } from './ledger.js';
 import {

@@ -3,7 +3,7 @@
  * no task stuck working, and each history holding exactly what the clients
  * sent and got.
  */
-import { historyProblems, textOf } from '../../packages/harness/test/support/history-audit.js';
+import { historyProblems, textOf } from 'a2a-testing/history-audit';
 import type { Ledger, TaskRecord } from './ledger.js';
 import type { Wire, WireMessage, WireTask } from './wire.js';
 

@@ -2,8 +2,8 @@
  * The soak's client side of the wire: JSON-RPC and HTTP+JSON calls over real
  * HTTP, each answering with a result or the error the server gave.
  */
-import type { WireMessage } from '../../packages/harness/test/support/history-audit.js';
-import { headers, SseReader } from '../../packages/harness/test/support/http.js';
+import type { WireMessage } from 'a2a-testing/history-audit';
+import { headers, SseReader } from 'a2a-testing/http';
 
 export type { WireMessage };
 

@@ -6,6 +6,7 @@ export default defineProject({
   test: {
     name: 'commands',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 20_000,
+    // Agents on loopback and compiles, with other files running beside them.
+    testTimeout: 60_000,
   },
 });

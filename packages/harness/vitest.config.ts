@@ -1,13 +1,12 @@
 import { defineProject } from 'vitest/config';
+import { harnessProjectBase, harnessTimeouts } from './vitest.shared.js';
 
+/** The harness's tests beside the code; test/ is in vitest.server.config.ts and vitest.postgres.config.ts. */
 export default defineProject({
-  resolve: { conditions: ['a2a-source'] },
-  ssr: { resolve: { conditions: ['a2a-source'] } },
+  ...harnessProjectBase,
   test: {
     name: 'harness',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/postgres-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    include: ['src/**/*.test.ts'],
+    ...harnessTimeouts,
   },
 });

@@ -15,7 +15,9 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
-    testTimeout: 30_000,
+    setupFiles: ['vitest.setup.ts'],
+    // Chromium and jsdom with other files running beside them.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
   },
 });

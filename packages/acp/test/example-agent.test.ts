@@ -13,7 +13,7 @@ import {
   until,
   updatesOf,
   type BridgeProcess,
-} from './support/bridge-process.js';
+} from 'a2a-testing/acp-bridge';
 import { startExampleAgent, type ExampleAgent } from './support/example-agent.js';
 
 let agent: ExampleAgent;

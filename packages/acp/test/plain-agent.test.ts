@@ -16,7 +16,7 @@ import {
   until,
   updatesOf,
   type BridgeProcess,
-} from './support/bridge-process.js';
+} from 'a2a-testing/acp-bridge';
 import { startCuttingProxy, type CuttingProxy } from './support/cutting-proxy.js';
 import { startPlainAgent, type PlainAgent } from './support/plain-agent.js';
 

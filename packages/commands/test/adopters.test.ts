@@ -25,7 +25,7 @@ import { CommandRegistry } from '../src/registry.js';
 import { createCommandsServer } from '../src/server/create-server.js';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
 import { cardWith, type Binding } from './support/cards.js';
-import { listen, rpc, userText, type Listening } from './support/http.js';
+import { listen, rpc, userText, type Listening } from 'a2a-testing/http';
 
 let agent: RunningAgent;
 beforeAll(async () => {

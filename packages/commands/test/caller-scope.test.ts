@@ -4,7 +4,7 @@ import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createExampleAgent } from '../examples/agent.js';
 import { commandsRoutes } from '../src/express/index.js';
-import { listen, userText, type Listening } from './support/http.js';
+import { listen, userText, type Listening } from 'a2a-testing/http';
 
 class NamedUser implements User {
   constructor(readonly userName: string) {}

@@ -6,7 +6,7 @@ import { checkAgent } from '../src/check/index.js';
 import { main } from '../src/check/main.js';
 import { createExampleAgent } from '../examples/agent.js';
 import { FAULTS, startBrokenAgent, type Fault } from './support/broken-agent.js';
-import { listen, type Listening } from './support/http.js';
+import { listen, type Listening } from 'a2a-testing/http';
 
 function capture() {
   let text = '';

@@ -26,7 +26,7 @@ import { createCommandsServer, type CommandsServer } from 'a2a-commands/server';
 import { commandsRoutes } from 'a2a-commands/express';
 import { createExampleAgent } from '../examples/agent.js';
 import { echoExecutor } from '../examples/echo-executor.js';
-import { listen, rpc, userText, type Listening } from './support/http.js';
+import { listen, rpc, userText, type Listening } from 'a2a-testing/http';
 
 class NamedUser implements User {
   constructor(readonly userName: string) {}

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
-import { EXT, rest, resultOf, rpc, rpcStream, userText, type SseReader } from './support/http.js';
+import { EXT, rest, resultOf, rpc, rpcStream, userText, type SseReader } from 'a2a-testing/http';
 
 let agent: RunningAgent;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { readCommands } from '../src/client/index.js';
 import { commandsRoutes } from '../src/express/index.js';
 import { createCommandsServer, type CommandsServer } from '../src/server/create-server.js';
 import { cardWith } from './support/cards.js';
-import { listen, rpc, userText, waitFor, type Listening } from './support/http.js';
+import { listen, rpc, userText, waitFor, type Listening } from 'a2a-testing/http';
 
 describe('push notifications pass through createCommandsServer', () => {
   let webhook: Listening;

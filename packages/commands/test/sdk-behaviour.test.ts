@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
-import { EXT, resultOf, rpc, rpcStream, userText, type Listening } from './support/http.js';
+import { EXT, resultOf, rpc, rpcStream, userText, type Listening } from 'a2a-testing/http';
 import { startNaiveAgent } from './support/naive-agent.js';
 
 const TURN_MS = 500;

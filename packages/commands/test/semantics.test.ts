@@ -6,7 +6,7 @@ import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
-import { EXT, rawGet, rest, resultOf, rpc, rpcStream, userText, waitFor } from './support/http.js';
+import { EXT, rawGet, rest, resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 
 let agent: RunningAgent;
 beforeAll(async () => {

@@ -21,8 +21,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { UNAUTHENTICATED_MESSAGE } from '../src/serve/auth.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { EXT, rawGet, rpc, waitFor } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { EXT, rawGet, rpc, waitFor } from 'a2a-testing/http';
 
 type Binding = 'JSONRPC' | 'HTTP+JSON';
 

@@ -18,9 +18,9 @@ import {
   until,
   updatesOf,
   type BridgeProcess,
-} from '../../acp/test/support/bridge-process.js';
+} from 'a2a-testing/acp-bridge';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const harnessDir = fileURLToPath(new URL('..', import.meta.url));
 

@@ -10,9 +10,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, userText } from './support/http.js';
-import { spawnHarness, type HarnessProcess } from './support/process.js';
-import { runSend } from './support/send-cli.js';
+import { rpc, userText } from 'a2a-testing/http';
+import { spawnHarness, type HarnessProcess } from 'a2a-testing/process';
+import { runSend } from 'a2a-testing/send-cli';
 
 const execFileAsync = promisify(execFile);
 const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));

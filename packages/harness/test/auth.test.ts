@@ -8,8 +8,8 @@ import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { UNAUTHENTICATED_CODE } from '../src/serve/auth.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { headers, rest, resultOf, rpc, rpcStream, SseReader, userText } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { headers, rest, resultOf, rpc, rpcStream, SseReader, userText } from 'a2a-testing/http';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';

@@ -13,7 +13,7 @@ import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Connection } from 'a2a-terminal-chat';
 import { AgentWatch, ChatController, Header, HOME, reconnectDelayMs } from 'a2a-terminal-chat/ui';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
 let connection: Connection;

@@ -5,9 +5,9 @@
  * the highlighted one; Enter runs the command with it.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { cliCommand, hasTmux, TmuxTerminal } from './support/chat-terminal.js';
-import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { cliCommand, hasTmux, TmuxTerminal } from 'a2a-testing/chat-terminal';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;

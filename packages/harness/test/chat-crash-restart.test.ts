@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, expect, it } from 'vitest';
 import { connect } from 'a2a-terminal-chat';
 import { AgentWatch, ChatController, HOME } from 'a2a-terminal-chat/ui';
-import { spawnHarness, writeConfig, type HarnessProcess } from './support/process.js';
+import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 
 let harness: HarnessProcess | undefined;
 let controller: ChatController | undefined;

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { checkAgent } from 'a2a-commands/check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const KEY = 'checker-key-0123456789abcdef';
 const bin = fileURLToPath(new URL('../../commands/src/check/bin.ts', import.meta.url));

@@ -3,8 +3,8 @@
  * its context, and the waiting one still answers its own message (found by the soak).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { resultOf, rpc, rpcStream, userText, waitFor } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 
 let harness: TestHarness;
 beforeAll(async () => {

@@ -22,8 +22,8 @@ import {
 } from 'a2a-commands/client/completion';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, userText } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';

@@ -8,15 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  historyProblems,
-  messageIndex,
-  textOf,
-  type WireMessage,
-} from './support/history-audit.js';
-import { resultOf, rpc, rpcStream, userText, waitFor } from './support/http.js';
-import { spawnHarness, writeConfig } from './support/process.js';
-import { storeKinds, testDatabaseUrl } from './support/stores.js';
+import { historyProblems, messageIndex, textOf, type WireMessage } from 'a2a-testing/history-audit';
+import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
+import { spawnHarness, writeConfig } from 'a2a-testing/process';
+import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 const TASKS = 10;
 const COMMANDS = 100;

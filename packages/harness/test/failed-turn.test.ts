@@ -15,7 +15,7 @@ import { TURN_FAILED_NOTE } from '../src/turns/turn-endings.js';
 import { TurnHandler } from '../src/turns/turn-handler.js';
 import { TurnLifecycle } from '../src/turns/turn-lifecycle.js';
 import { baseAgentCard } from '../src/serve/agent-card.js';
-import { openTestDatabase } from './support/stores.js';
+import { openTestDatabase } from 'a2a-testing/stores';
 
 let database: HarnessDatabase;
 let handler: TurnHandler;

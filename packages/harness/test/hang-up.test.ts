@@ -5,8 +5,8 @@
  * every later event of the task, for as long as the server runs.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rest, rpc, rpcStream, userText, waitFor } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rest, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 
 let harness: TestHarness;
 beforeAll(async () => {

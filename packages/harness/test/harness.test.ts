@@ -1,7 +1,7 @@
 /** The harness end to end over HTTP: card, commands, offline turns, streaming, queueing, cancel. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXT, rest, resultOf, rpc, rpcStream, userText, waitFor } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { EXT, rest, resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
 beforeAll(async () => {

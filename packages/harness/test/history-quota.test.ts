@@ -8,7 +8,7 @@ import { ServerCallContext } from '@a2a-js/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessTaskStore, HistoryQuotaError, type HarnessDatabase } from '../src/store/index.js';
 import { storedChars } from '../src/store/index.js';
-import { openTestDatabase, storeKinds } from './support/stores.js';
+import { openTestDatabase, storeKinds } from 'a2a-testing/stores';
 
 const context = (name: string) =>
   new ServerCallContext({ user: { isAuthenticated: true, userName: name } });

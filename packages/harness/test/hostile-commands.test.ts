@@ -8,8 +8,8 @@ import { linkSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rpc, userText, waitFor } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { rpc, userText, waitFor } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness | undefined;
 afterEach(async () => {

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeys } from '../src/serve/api-keys.js';
 import { INTERNAL_ERROR_MESSAGE } from '../src/serve/internal-errors.js';
 import { createLogger } from '../src/serve/logging.js';
-import { rpc } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { rpc } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const KEY = 'k'.repeat(32);
 let harness: TestHarness | undefined;

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, ApiKeysError, loadApiKeys } from '../src/serve/api-keys.js';
-import { startFakeOpenAI } from './support/fake-openai.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rest, rpc, userText, waitFor } from './support/http.js';
+import { startFakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rest, rpc, userText, waitFor } from 'a2a-testing/http';
 
 let fake: Awaited<ReturnType<typeof startFakeOpenAI>>;
 let harness: TestHarness;

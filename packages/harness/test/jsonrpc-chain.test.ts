@@ -13,7 +13,7 @@ import { callOf } from '../src/serve/a2a-call/index.js';
 import { createApp } from '../src/serve/app.js';
 import { jsonRpcChain } from '../src/serve/jsonrpc-chain.js';
 import { jsonRpcLane } from '../src/serve/jsonrpc-lane/index.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let running: TestHarness;
 let server: Server;

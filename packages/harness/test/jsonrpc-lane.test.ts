@@ -16,8 +16,8 @@ import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { createApp } from '../src/serve/app.js';
 import { jsonRpcChain } from '../src/serve/jsonrpc-chain.js';
 import { jsonRpcLane } from '../src/serve/jsonrpc-lane/index.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rawRequest, type RawResponse } from './support/raw-http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rawRequest, type RawResponse } from 'a2a-testing/raw-http';
 
 const KEY = 'lane-test-key-0123456789abcdef';
 const BODY_BYTES = 4096;

@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHarness, writeConfig, type HarnessProcess } from './support/process.js';
-import { rpc, rpcStream, resultOf, userText, waitFor } from './support/http.js';
+import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { rpc, rpcStream, resultOf, userText, waitFor } from 'a2a-testing/http';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/limits.js';
-import { headers, rpc, userText, waitFor } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { headers, rpc, userText, waitFor } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 type Transport = 'JSON-RPC' | 'HTTP+JSON';
 type Send = 'send' | 'stream';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { spawnHarness } from './support/process.js';
+import { spawnHarness } from 'a2a-testing/process';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const LISTENING = /a2a-harness listening on http:\/\/127\.0\.0\.1:\d+/;

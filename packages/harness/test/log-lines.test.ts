@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawnHarness, type HarnessProcess } from './support/process.js';
+import { spawnHarness, type HarnessProcess } from 'a2a-testing/process';
 
 let server: HarnessProcess;
 let stdout = '';

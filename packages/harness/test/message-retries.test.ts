@@ -4,9 +4,9 @@
  * or is stored twice; a different message under a used id is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { resultOf, rpc, rpcStream, userText } from './support/http.js';
-import { storeKinds, testDatabaseUrl } from './support/stores.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
+import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 const textOf = (message: any): string =>
   (message?.parts ?? []).map((part: any) => part.text ?? '').join('');

@@ -5,11 +5,11 @@
 import { CommandError } from 'a2a-commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
-import { freshPostgresDatabase } from './support/databases.js';
-import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, rpcStream, resultOf, userText, waitFor } from './support/http.js';
-import { sample, scrape } from './support/metrics.js';
+import { freshPostgresDatabase } from 'a2a-testing/databases';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, rpcStream, resultOf, userText, waitFor } from 'a2a-testing/http';
+import { sample, scrape } from 'a2a-testing/metrics';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';

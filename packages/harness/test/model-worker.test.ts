@@ -4,8 +4,8 @@
  * them on the serving thread. Both give the same turn, over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, rpcStream, userText } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { rpc, rpcStream, userText } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let onWorker: TestHarness;
 let onServingThread: TestHarness;

@@ -5,9 +5,9 @@
  * part with a NUL is kept as it was sent, on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresDatabase } from './support/databases.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rest, rpc, userText } from './support/http.js';
+import { freshPostgresDatabase } from 'a2a-testing/databases';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rest, rpc, userText } from 'a2a-testing/http';
 
 const backends = ['sqlite', 'postgres'] as const;
 const harnesses = new Map<string, TestHarness>();

@@ -4,9 +4,9 @@
  * that no command or command reply ever reaches the model.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeOpenAI } from './support/fake-openai.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, userText } from './support/http.js';
+import { startFakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
 
 let fake: Awaited<ReturnType<typeof startFakeOpenAI>>;
 let harness: TestHarness;

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from './support/fake-openai.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, userText } from './support/http.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;

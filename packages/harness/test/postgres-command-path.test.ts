@@ -19,7 +19,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessTaskStore, postgresPoolOf, type HarnessDatabase } from '../src/store/index.js';
 import { MESSAGES_TABLE } from '../src/store/messages-table.js';
-import { openTestDatabase, testDatabaseUrl } from './support/stores.js';
+import { openTestDatabase, testDatabaseUrl } from 'a2a-testing/stores';
 
 const user = (name: string): User => ({ isAuthenticated: true, userName: name });
 const alice = () => new ServerCallContext({ user: user('alice') });

@@ -6,9 +6,9 @@
 import { TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rest, rpc, userText } from './support/http.js';
-import { rawRequest } from './support/raw-http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rest, rpc, userText } from 'a2a-testing/http';
+import { rawRequest } from 'a2a-testing/raw-http';
 
 let harness: TestHarness;
 beforeAll(async () => {

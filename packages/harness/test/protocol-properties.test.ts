@@ -22,9 +22,9 @@ import {
   sendParams,
   trickyJson,
   validIdOf,
-} from './support/protocol-arbitraries.js';
-import { rpc, userText } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+} from 'a2a-testing/protocol-arbitraries';
+import { rpc, userText } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const BATCH = 8;
 const MIB = 1024 * 1024;

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { RATE_LIMITED_CODE } from '../src/serve/rate-limits.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { headers, rest, rpc, userText } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { headers, rest, rpc, userText } from 'a2a-testing/http';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';

@@ -12,7 +12,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { LINGER_MS } from '../src/serve/connections.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const KEY = 'refused-bodies-key-0123456789abcdef';
 const BODY_BYTES = 64 * 1024;

@@ -6,8 +6,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { builtinReplySchemas, commandRefusalSchema } from 'a2a-commands';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCommands } from '../src/commands/builtins/index.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, userText } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 const validators = new Map<string, ValidateFunction>(

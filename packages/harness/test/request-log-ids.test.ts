@@ -6,8 +6,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, userText, waitFor } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText, waitFor } from 'a2a-testing/http';
 
 const raw: string[] = [];
 let harness: TestHarness;

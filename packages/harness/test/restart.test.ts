@@ -6,9 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rpc, rpcStream, resultOf, userText } from './support/http.js';
-import { spawnHarness, writeConfig } from './support/process.js';
-import { storeKinds, testDatabaseUrl } from './support/stores.js';
+import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
+import { spawnHarness, writeConfig } from 'a2a-testing/process';
+import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 mid-turn, then restart: tasks, history, model and title are kept; the turn ends with a note', async () => {

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { userText } from './support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { userText } from 'a2a-testing/http';
 
 const KEYS = Array.from({ length: 100 }, (_, index) => `caller${index}-key-0123456789abcdef`);
 

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresDatabase } from './support/databases.js';
+import { freshPostgresDatabase } from 'a2a-testing/databases';
 import {
   rawGet,
   resultOf,
@@ -17,8 +17,8 @@ import {
   userText,
   waitFor,
   type SseReader,
-} from './support/http.js';
-import { spawnHarness, writeConfig, type HarnessProcess } from './support/process.js';
+} from 'a2a-testing/http';
+import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 
 /** The offline model waits this long before each word it streams. */
 const WORD_LATENCY_MS = 20;

@@ -8,8 +8,8 @@
  * whose history has it. This pins both halves of that.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resultOf, rpc, rpcStream, userText } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
 beforeAll(async () => {

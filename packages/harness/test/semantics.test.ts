@@ -2,8 +2,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXT, rawGet, rest, resultOf, rpc, rpcStream, userText, waitFor } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { EXT, rawGet, rest, resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
 beforeAll(async () => {

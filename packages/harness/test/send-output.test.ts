@@ -4,8 +4,8 @@
  * quoting them) must arrive as inert text, in plain and in --json output.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { runSend as send } from './support/send-cli.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { runSend as send } from 'a2a-testing/send-cli';
 
 /* eslint-disable-next-line no-control-regex -- the characters that must not be printed */
 const ACTIVE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;

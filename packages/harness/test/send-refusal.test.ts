@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSED_EXIT_CODE } from 'a2a-terminal-chat';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { runSend as send } from './support/send-cli.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { runSend as send } from 'a2a-testing/send-cli';
 
 let harness: TestHarness;
 beforeAll(async () => {

@@ -10,9 +10,9 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rpc, userText } from './support/http.js';
-import { spawnHarness } from './support/process.js';
-import { storeKinds, testDatabaseUrl } from './support/stores.js';
+import { rpc, userText } from 'a2a-testing/http';
+import { spawnHarness } from 'a2a-testing/process';
+import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 /** Longer than any answer a started harness gives to one command: a request this slow hangs. */
 const HANG_MS = 10_000;

@@ -17,7 +17,7 @@ import { TURN_FAILED_NOTE } from '../src/turns/turn-endings.js';
 import { TurnHandler } from '../src/turns/turn-handler.js';
 import { TurnLifecycle } from '../src/turns/turn-lifecycle.js';
 import { baseAgentCard } from '../src/serve/agent-card.js';
-import { openTestDatabase } from './support/stores.js';
+import { openTestDatabase } from 'a2a-testing/stores';
 
 const INTERNAL = 'driver has already been destroyed';
 

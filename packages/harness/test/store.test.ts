@@ -3,7 +3,7 @@ import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessTaskStore, type HarnessDatabase } from '../src/store/index.js';
-import { openTestDatabase, storeKinds, testDatabaseUrl } from './support/stores.js';
+import { openTestDatabase, storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 const user = (name: string): User => ({ isAuthenticated: true, userName: name });
 const alice = new ServerCallContext({ user: user('alice') });

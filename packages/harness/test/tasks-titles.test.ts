@@ -3,8 +3,8 @@
  * first prompt. Over HTTP, against a harness with its real task store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpc, userText, waitFor } from './support/http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { rpc, userText, waitFor } from 'a2a-testing/http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
 beforeAll(async () => {

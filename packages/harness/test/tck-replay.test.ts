@@ -6,8 +6,8 @@
  * on JSON-RPC and HTTP+JSON alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from './support/raw-http.js';
-import { startHarness, type TestHarness } from './support/harness.js';
+import { rawRequest } from 'a2a-testing/raw-http';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
 beforeAll(async () => {

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_KEY } from '../src/settings.js';
 import { STOPPED_BEFORE_ANSWER } from '../src/turns/turn-endings.js';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { resultOf, rpc, rpcStream, userText, waitFor, type SseReader } from './support/http.js';
-import { storeKinds, testDatabaseUrl } from './support/stores.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { resultOf, rpc, rpcStream, userText, waitFor, type SseReader } from 'a2a-testing/http';
+import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 /** A prompt the offline model echoes back word by word: long enough to join in the middle. */
 export const longPrompt = (words: number) =>

@@ -4,9 +4,9 @@
  * canceled task stays canceled whatever was in flight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type TestHarness } from './support/harness.js';
-import { rpc, userText, waitFor } from './support/http.js';
-import { storeKinds, testDatabaseUrl } from './support/stores.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText, waitFor } from 'a2a-testing/http';
+import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 describe.each(storeKinds)('on %s', (kind) => {
   let harness: TestHarness;

@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 // The library's own example agent, as its README runs it.
-import { createExampleAgent } from '../../../commands/examples/agent.js';
-import { echoExecutor } from '../../../commands/examples/echo-executor.js';
+import { createExampleAgent } from 'a2a-commands/examples/agent';
+import { echoExecutor } from 'a2a-commands/examples/echo-executor';
 
 export interface ExampleAgent {
   url: string;

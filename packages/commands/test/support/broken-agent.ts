@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import { COMMAND_COMPLETION_EXTENSION_URI, COMMANDS_EXTENSION_URI } from 'a2a-commands';
-import { listen, type Listening } from './http.js';
+import { listen, type Listening } from 'a2a-testing/http';
 
 export const FAULTS = {
   'card-extra-key': 'card-entry',

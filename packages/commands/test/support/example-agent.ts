@@ -3,7 +3,7 @@ import type { AgentExecutor } from '@a2a-js/sdk/server';
 import { createExampleAgent } from '../../examples/agent.js';
 import { echoExecutor } from '../../examples/echo-executor.js';
 import { CommandError } from '../../src/errors.js';
-import { listen, type Listening } from './http.js';
+import { listen, type Listening } from 'a2a-testing/http';
 
 export interface RunningAgent extends Listening {
   server: ReturnType<typeof createExampleAgent>['server'];

@@ -12,7 +12,7 @@ import { echoExecutor } from '../../examples/echo-executor.js';
 import { parseCommand } from '../../src/parse.js';
 import type { CommandRegistry } from '../../src/registry.js';
 import { replyMessage } from '../../src/server/reply.js';
-import { EXT, listen, type Listening } from './http.js';
+import { EXT, listen, type Listening } from 'a2a-testing/http';
 
 /**
  * The design this library avoids: commands handled by a decorator around the

@@ -1,17 +1,21 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 
 /** Where the web chat is served. */
 export const WEB_UI_PATH = '/ui';
 
 /**
- * `packages/web/dist`, the web chat's build. This file sits three levels under
- * `packages/` both as source (`harness/src/serve/`) and as build output
- * (`harness/dist/serve/`), so one relative URL finds it from either.
+ * The web chat's build: the `dist` folder of `a2a-web-chat`, a dependency of
+ * the harness, found the way Node finds any package. An installed harness
+ * finds the installed web chat; in this repository npm links the workspace,
+ * so it is packages/web/dist.
  */
-export const WEB_UI_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+export const WEB_UI_DIST = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('a2a-web-chat/package.json')),
+  'dist',
+);
 
 const NOT_BUILT =
   'The web chat is not built yet. Run `npm run build` at the repository root ' +

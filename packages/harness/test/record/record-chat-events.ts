@@ -14,7 +14,7 @@ import type { StreamResponse, Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { streamText } from 'a2a-commands/client';
 import { connect } from 'a2a-terminal-chat';
-import { startHarness } from '../support/harness.js';
+import { startHarness } from 'a2a-testing/harness';
 
 type Step =
   /** The user sent this, opening the stream named `stream`. */

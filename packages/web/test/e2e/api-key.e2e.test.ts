@@ -6,8 +6,8 @@
  */
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiKeys, parseApiKeyList } from '../../../harness/src/serve/api-keys.js';
-import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
+import { ApiKeys, parseApiKeyList } from 'a2a-harness';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import {
   axeViolations,
   buildWebChat,

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { complete, readCommands } from 'a2a-commands/client';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';
-import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
-import { rpc, userText } from '../../../harness/test/support/http.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
 import {
   axeViolations,
   buildWebChat,

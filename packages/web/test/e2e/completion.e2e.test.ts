@@ -8,8 +8,8 @@
 import { requestCompletion, readCompletion } from 'a2a-commands/client/completion';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';
-import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
 
 let fake: FakeOpenAI;

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';
-import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import {
   axeViolations,
   buildWebChat,

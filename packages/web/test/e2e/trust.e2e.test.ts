@@ -7,8 +7,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../../harness/test/support/fake-openai.js';
-import { startHarness, type TestHarness } from '../../../harness/test/support/harness.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
 
 /** `1 .2 .3 … .n`: every chunk is one number, so a tail is easy to tell from the whole. */

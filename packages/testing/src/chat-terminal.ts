@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
-const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+/** The a2a-harness package, whose CLI runs from source. */
+const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-harness/package.json'));
 
 /** Whether tmux is installed (CI installs it; see .ci/run). */
 export function hasTmux(): boolean {

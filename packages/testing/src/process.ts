@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
-const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+/** The a2a-harness package, whose CLI runs from source. */
+const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-harness/package.json'));
 
 export interface HarnessProcess {
   /** The URL the card names. */
@@ -39,6 +40,26 @@ export async function spawnHarness(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  return untilListening(child);
+}
+
+/** The CLI of a2a-harness as installed in `project`, run with its own bin script. */
+export async function spawnInstalledHarness(
+  project: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<HarnessProcess> {
+  const bin = path.join(project, 'node_modules', 'a2a-harness', 'bin', 'a2a-harness.js');
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], {
+    cwd: project,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return untilListening(child);
+}
+
+/** Reads the JSON log lines of a starting harness until the one that says where it listens. */
+async function untilListening(child: ChildProcess): Promise<HarnessProcess> {
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

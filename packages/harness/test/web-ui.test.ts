@@ -3,24 +3,24 @@
  * How the harness serves the web chat (`/ui`) and lets pages on other origins
  * use the agent (CORS on the A2A routes). Real HTTP on loopback.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB_UI_DIST, webUiRoutes } from '../../harness/src/serve/web-ui.js';
-import { startHarness, type TestHarness } from '../../harness/test/support/harness.js';
-import { listen } from '../../harness/test/support/http.js';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { listen } from 'a2a-testing/http';
+import { WEB_UI_DIST, webUiRoutes } from '../src/serve/web-ui.js';
 
-const WEB_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HARNESS_ROOT = path.resolve(WEB_ROOT, '../harness');
+const HARNESS_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WEB_ROOT = path.resolve(HARNESS_ROOT, '../web');
 
 describe('where the harness looks for the build', () => {
-  it('is packages/web/dist, from the source layout and the build layout alike', () => {
+  it('is the dist folder of the a2a-web-chat package it depends on, found as Node finds packages', () => {
     expect(WEB_UI_DIST).toBe(path.join(WEB_ROOT, 'dist'));
-    const built = pathToFileURL(path.join(HARNESS_ROOT, 'dist/serve/web-ui.js'));
-    expect(fileURLToPath(new URL('../../../web/dist', built))).toBe(WEB_UI_DIST);
+    const manifest = JSON.parse(readFileSync(path.join(HARNESS_ROOT, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['a2a-web-chat']).toBeDefined();
   });
 });
 

@@ -4,9 +4,9 @@
  * CLI, then every check of bench/soak must pass.
  */
 import { expect, it } from 'vitest';
-import { formatReport } from '../../../bench/soak/report.js';
-import { SOAK_DEFAULTS } from '../../../bench/soak/options.js';
-import { runSoak } from '../../../bench/soak/run-soak.js';
+import { formatReport } from './report.js';
+import { SOAK_DEFAULTS } from './options.js';
+import { runSoak } from './run-soak.js';
 
 it('20 s of mixed load: no errors, no stuck task, histories exact, memory steady', async () => {
   const report = await runSoak({ ...SOAK_DEFAULTS, durationSeconds: 20 });

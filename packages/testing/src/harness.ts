@@ -2,9 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import type { HarnessConfig } from '../../src/config/config.js';
-import type { ApiKeys } from '../../src/serve/api-keys.js';
-import { serve, type RunningHarness } from '../../src/serve/serve.js';
+import { serve, type ApiKeys, type HarnessConfig, type RunningHarness } from 'a2a-harness';
 
 export interface TestHarness extends RunningHarness {
   dataDir: string;

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { openDatabase, type HarnessDatabase } from '../../src/store/index.js';
+import type {} from './postgres-context.js';
+import { openDatabase, type HarnessDatabase } from 'a2a-harness';
 
 export type StoreKind = 'sqlite' | 'postgres';
 export const storeKinds: StoreKind[] = ['sqlite', 'postgres'];

@@ -1,12 +1,13 @@
 /**
- * Issue 18 item 6: the package as npm ships it. `npm pack` (which builds it
- * first, from a clean dist), install the tarball into a new project outside
- * the workspace, compile an agent and a client against it under strict
- * settings, and run them over loopback. Also: no test files in the tarball, the
- * license and metadata are there, and `moduleResolution: node10` finds the subpaths.
+ * The package as npm ships it: built and packed in a temporary folder (the
+ * working tree is left as it was), the tarball installed into a new project
+ * outside the workspace, an agent and a client compiled against it under
+ * strict settings and run over loopback. Also: no test files in the tarball,
+ * the license and metadata are there, and `moduleResolution: node10` finds
+ * the subpaths.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -14,17 +15,24 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installedVersion, installInProject, packWorkspacePackage } from 'a2a-testing/packing';
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
 const tsc = require.resolve('typescript/bin/tsc');
 
-/** The versions the workspace has installed: the npm cache holds their tarballs. */
-function installed(name: string): string {
-  // Read from the file: not every package exports its package.json.
-  const manifest = join(packageDir, '..', '..', 'node_modules', name, 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+/**
+ * A strict compile that checks the SDK's and Express's declarations too
+ * (skipLibCheck off): over 100 s when other files share the CPU.
+ */
+const COMPILE_LIMIT_MS = 5 * 60_000;
+
+/** What the tree's dist looks like: whether it is there, when it was made, what it holds. */
+function treeDist(): string {
+  const dist = join(packageDir, 'dist');
+  if (!existsSync(dist)) return 'absent';
+  return `${statSync(dist).mtimeMs} ${readdirSync(dist, { recursive: true }).length} files`;
 }
 
 const AGENT_AND_CLIENT = `
@@ -110,39 +118,25 @@ const NODE10 = {
 };
 
 let work: string;
-let tarball: string;
 let files: string[];
+let distBefore: string;
 
 beforeAll(async () => {
+  distBefore = treeDist();
   work = await mkdtemp(join(tmpdir(), 'a2a-commands-packed-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
-    cwd: packageDir,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: { path: string }[] }>;
-  tarball = join(work, packed!.filename);
-  files = packed!.files.map((f) => f.path);
+  const packed = await packWorkspacePackage('a2a-commands', work);
+  files = packed.files;
 
   const project = join(work, 'project');
-  await run('mkdir', ['-p', project]);
-  const manifest = {
-    name: 'adopter',
-    private: true,
-    type: 'module',
+  await installInProject(project, [packed], {
     dependencies: {
-      'a2a-commands': `file:${tarball}`,
-      '@a2a-js/sdk': installed('@a2a-js/sdk'),
-      express: installed('express'),
+      '@a2a-js/sdk': installedVersion('@a2a-js/sdk'),
+      express: installedVersion('express'),
     },
     devDependencies: {
-      '@types/express': installed('@types/express'),
-      '@types/node': installed('@types/node'),
+      '@types/express': installedVersion('@types/express'),
+      '@types/node': installedVersion('@types/node'),
     },
-  };
-  await writeFile(join(project, 'package.json'), JSON.stringify(manifest, null, 2));
-  // The tarballs come from the warm cache; metadata npm lacks comes from the registry.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
-    cwd: project,
   });
   await writeFile(join(project, 'main.ts'), AGENT_AND_CLIENT);
   // The executor the package ships as an example, compiled here like the adopter's own code.
@@ -154,13 +148,17 @@ beforeAll(async () => {
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(STRICT));
   await writeFile(join(project, 'node10.ts'), NODE10_CHECK);
   await writeFile(join(project, 'tsconfig.node10.json'), JSON.stringify(NODE10));
-}, 300_000);
+}, 10 * 60_000);
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
 describe('the packed a2a-commands', () => {
+  it('is built and packed outside the working tree: its dist is as it was', () => {
+    expect(treeDist()).toBe(distBefore);
+  });
+
   it('ships the build, the license and the examples, and no test file', () => {
     expect(files).toContain('dist/index.js');
     expect(files).toContain('dist/client/index.d.ts');
@@ -185,27 +183,35 @@ describe('the packed a2a-commands', () => {
     expect(manifest.dependencies.ajv).toBeDefined();
   });
 
-  it('compiles an agent and a client under strict settings, and they talk over loopback', async () => {
-    const project = join(work, 'project');
-    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
-    const { stdout } = await run(process.execPath, ['out/main.js'], { cwd: project });
-    expect(JSON.parse(stdout)).toEqual({
-      uri: true,
-      commands: ['shout', 'fail'],
-      shout: ['shout', 'HELLO'],
-      bare: {
-        code: 'missing-argument',
-        message: '/shout needs an argument: type /shout <text>.',
-      },
-      fail: { code: 'nope', message: 'no' },
-      answer: [null, expect.stringContaining('hi there')],
-    });
-  }, 120_000);
+  it(
+    'compiles an agent and a client under strict settings, and they talk over loopback',
+    async () => {
+      const project = join(work, 'project');
+      await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
+      const { stdout } = await run(process.execPath, ['out/main.js'], { cwd: project });
+      expect(JSON.parse(stdout)).toEqual({
+        uri: true,
+        commands: ['shout', 'fail'],
+        shout: ['shout', 'HELLO'],
+        bare: {
+          code: 'missing-argument',
+          message: '/shout needs an argument: type /shout <text>.',
+        },
+        fail: { code: 'nope', message: 'no' },
+        answer: [null, expect.stringContaining('hi there')],
+      });
+    },
+    COMPILE_LIMIT_MS,
+  );
 
-  it('resolves every subpath with moduleResolution node10 (typesVersions)', async () => {
-    const project = join(work, 'project');
-    await run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], { cwd: project });
-  }, 60_000);
+  it(
+    'resolves every subpath with moduleResolution node10 (typesVersions)',
+    async () => {
+      const project = join(work, 'project');
+      await run(process.execPath, [tsc, '-p', 'tsconfig.node10.json'], { cwd: project });
+    },
+    COMPILE_LIMIT_MS,
+  );
 
   it('package.json is importable through the exports map', async () => {
     const project = join(work, 'project');

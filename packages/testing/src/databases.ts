@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import type {} from './postgres-context.js';
 import pg from 'pg';
 
 /**

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import {
   client as acpClient,
   methods,
@@ -10,7 +11,8 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 
-const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+// The bridge's own package: the bridge runs from its source there.
+const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-acp/package.json'));
 
 /** The bridge as an editor runs it: a child process, spoken to over stdio from the SDK's client side. */
 export interface BridgeProcess {

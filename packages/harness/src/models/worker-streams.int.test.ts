@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../test/support/fake-openai.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { DEFAULT_CHUNKING } from './answer-chunks.js';
 import { createModelCatalog, type ModelsConfig } from './catalog.js';
 import { ModelError, UnknownModelError } from './errors.js';

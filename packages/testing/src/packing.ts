@@ -1,0 +1,151 @@
+/**
+ * Workspace packages as npm ships them, made without touching the working
+ * tree: each package is copied to a staging folder, built there (TypeScript,
+ * or Vite for the web chat) and packed with `npm pack`. Then installed, from
+ * the tarballs, into a project outside the workspace.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const BIG_OUTPUT = 64 * 1024 * 1024;
+
+/** The folders of a package that are never copied to the staging folder. */
+const NOT_STAGED = new Set(['node_modules', 'dist', 'test']);
+
+export interface Packed {
+  name: string;
+  tarball: string;
+  /** The paths inside the tarball. */
+  files: string[];
+}
+
+/**
+ * The folder of a package as the workspace installed it (a workspace
+ * package's folder is its link), found by walking up from here: not every
+ * package exports its package.json.
+ */
+export function workspacePackageDir(name: string): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (path.dirname(dir) === dir) throw new Error(`${name} is not installed in the workspace`);
+  }
+}
+
+/** The version of a package the workspace has installed: the npm cache holds its tarball. */
+export function installedVersion(name: string): string {
+  const manifest = path.join(workspacePackageDir(name), 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+async function build(packageDir: string, stage: string): Promise<void> {
+  const outDir = path.join(stage, 'dist');
+  const manifest = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  if (manifest.scripts?.build?.startsWith('vite build')) {
+    const vite = path.join(workspacePackageDir('vite'), 'bin', 'vite.js');
+    await run(
+      process.execPath,
+      [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: packageDir,
+        maxBuffer: BIG_OUTPUT,
+      },
+    );
+    return;
+  }
+  // Types are checked by `npm run typecheck`. Here the packages a package
+  // imports have no dist of their own in the tree, so checking against their
+  // declarations cannot work; what is emitted is the same.
+  const tsc = require.resolve('typescript/bin/tsc');
+  await run(
+    process.execPath,
+    [tsc, '-p', path.join(packageDir, 'tsconfig.build.json'), '--outDir', outDir, '--noCheck'],
+    { cwd: packageDir, maxBuffer: BIG_OUTPUT },
+  );
+}
+
+/** Builds and packs one workspace package into `work`, leaving its folder in the tree as it was. */
+export async function packWorkspacePackage(name: string, work: string): Promise<Packed> {
+  const packageDir = workspacePackageDir(name);
+  const stage = path.join(work, 'stage', name);
+  await cp(packageDir, stage, {
+    recursive: true,
+    filter: (source) => !NOT_STAGED.has(path.relative(packageDir, source).split(path.sep)[0]!),
+  });
+  await build(packageDir, stage);
+  // --ignore-scripts: the build above stands in for prepack, which would build in the tree.
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
+    { cwd: stage, maxBuffer: BIG_OUTPUT },
+  );
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: { path: string }[] }>;
+  return {
+    name,
+    tarball: path.join(work, packed!.filename),
+    files: packed!.files.map((file) => file.path),
+  };
+}
+
+export interface InstallOptions {
+  /** Registry packages the project adds, by exact version. */
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  /**
+   * Native addons to take from the workspace's own install instead of
+   * compiling them again (install scripts do not run): the same version
+   * built for the same Node.
+   */
+  nativeFromWorkspace?: string[];
+}
+
+/**
+ * A new project in `project` with the tarballs installed, as an adopter
+ * would. The tarballs come first, so that one packed package depending on
+ * another gets the packed one, never a namesake from the registry.
+ */
+export async function installInProject(
+  project: string,
+  packed: Packed[],
+  options: InstallOptions = {},
+): Promise<void> {
+  await mkdir(project, { recursive: true });
+  const manifest = {
+    name: 'adopter',
+    private: true,
+    type: 'module',
+    dependencies: {
+      ...Object.fromEntries(packed.map((each) => [each.name, `file:${each.tarball}`])),
+      ...options.dependencies,
+    },
+    devDependencies: options.devDependencies ?? {},
+  };
+  await writeFile(path.join(project, 'package.json'), JSON.stringify(manifest, null, 2));
+  // The tarballs come from the warm cache; metadata npm lacks comes from the registry.
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: project,
+    maxBuffer: BIG_OUTPUT,
+  });
+  for (const name of options.nativeFromWorkspace ?? []) {
+    const installed = path.join(project, 'node_modules', name);
+    const version = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8'))
+      .version as string;
+    if (version !== installedVersion(name)) {
+      throw new Error(
+        `${name} ${version} was installed, but the workspace has ${installedVersion(name)}: its native build cannot be reused`,
+      );
+    }
+    await cp(path.join(workspacePackageDir(name), 'build'), path.join(installed, 'build'), {
+      recursive: true,
+    });
+  }
+}
