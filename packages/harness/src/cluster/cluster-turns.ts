@@ -9,7 +9,8 @@ import {
   type AlongsideWrite,
   type AnyKysely,
 } from '../store/index.js';
-import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
+import { abortTurn, newTurn, type Turn } from '../turns/turn.js';
+import { endingFromOutside } from '../turns/turn-endings.js';
 import type {
   CancelWrite,
   SchedulerDeps,
@@ -406,9 +407,8 @@ export class ClusterTurns implements TurnScheduler {
       this.running.delete(row.task_id);
       turn.finish();
     }
-    // Cancel and shutdown remove the row themselves, with their own write; a stopped turn has ended here.
-    const aborted = abortReasonOf(turn);
-    if (aborted !== 'canceled' && aborted !== 'shutdown') {
+    // An ending written from outside (cancel, shutdown) removes the row in its own write.
+    if (!endingFromOutside(turn)) {
       await this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute();
     }
   }

@@ -15,7 +15,7 @@ import {
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
-import type { HarnessMetrics, TurnEnding as EndingLabel } from '../metrics/harness-metrics.js';
+import type { HarnessMetrics } from '../metrics/harness-metrics.js';
 import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
@@ -23,8 +23,14 @@ import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
-import { abortReasonOf, type Turn } from './turn.js';
-import { TurnEndings, type TurnEnding } from './turn-endings.js';
+import type { Turn } from './turn.js';
+import {
+  endingFromOutside,
+  labelOf,
+  TurnEndings,
+  writerOf,
+  type TurnEnding,
+} from './turn-endings.js';
 import { status, statusEvent, TERMINAL_STATES } from './turn-events.js';
 import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
 
@@ -172,10 +178,11 @@ export class TurnLifecycle {
     if (TERMINAL_STATES.has(state))
       throw new TaskNotCancelableError(`Task ${taskId} has already ended.`);
     await this.scheduler.cancel({ id: taskId, contextId: head.contextId }, (alongside) =>
-      store.update(taskId, context, {
-        status: () => status(TaskState.TASK_STATE_CANCELED),
-        alongside,
-      }),
+      // The scheduler announces the final event: it knows which turns were dropped.
+      this.endings.end(
+        { taskId, contextId: head.contextId, context, turnIds: [], fence: alongside },
+        { kind: 'canceled' },
+      ),
     );
   }
 
@@ -215,28 +222,27 @@ export class TurnLifecycle {
       contextId = head.contextId;
       const started = await this.markWorking(turn, head, context);
       if (!started) return;
-      const ending = await (this.options.streamAnswer ?? streamAnswer)(
+      const streamed = await (this.options.streamAnswer ?? streamAnswer)(
         this.options,
         turn,
         started,
         context,
       );
-      // Cancel and shutdown write their own ending; a stop is written here, with the answer so far.
-      const aborted = abortReasonOf(turn);
-      if (!ending || aborted === 'canceled' || aborted === 'shutdown') {
-        this.options.metrics?.turnEnded(aborted === 'shutdown' ? 'shutdown' : 'canceled');
+      // An ending written from outside (cancel, shutdown) wins over what the model part saw.
+      const ending = endingFromOutside(turn) ?? streamed;
+      if (writerOf(ending) === 'outside') {
+        this.options.metrics?.turnEnded(labelOf(ending));
         return;
       }
       await this.end(turn, contextId, context, ending);
-      this.options.metrics?.turnEnded(turn.ended ? LABELS[ending.kind] : 'abandoned');
+      this.options.metrics?.turnEnded(turn.ended ? labelOf(ending) : 'abandoned');
     } catch (error) {
       requestLog(context, this.options.logger).error(
         { err: error, taskId: turn.taskId },
         'turn failed outside the model call',
       );
-      // Cancel and shutdown write their own ending (a store closing under a shutdown lands here).
-      const aborted = abortReasonOf(turn);
-      if (aborted === 'canceled' || aborted === 'shutdown') return;
+      // A store closing under a shutdown lands here: that ending is written from outside.
+      if (endingFromOutside(turn)) return;
       await this.endFailed(turn, context, contextId);
     }
   }
@@ -301,15 +307,6 @@ export class TurnLifecycle {
     turn.ended = ended?.status;
   }
 }
-
-/** How each ending is counted in the metrics. */
-const LABELS: Record<TurnEnding['kind'], EndingLabel> = {
-  finished: 'answered',
-  'model-error': 'model_error',
-  stopped: 'stopped',
-  failed: 'failed',
-  interrupted: 'shutdown',
-};
 
 /** Ordinary messages are refused once a task has ended: on this harness CancelTask is for good. */
 function endedError(head: TaskHead): UnsupportedOperationError | undefined {
