@@ -3,7 +3,7 @@ import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
-import { toRow } from './messages-table.js';
+import { replyLinkOf, toRow } from './messages-table.js';
 import { headOfRow, metadataOf, taskRowOf, type HeadRow, type TaskScope } from './task-rows.js';
 
 /** What the append function answers (`postgres-command-functions.ts`). */
@@ -83,10 +83,11 @@ export class PostgresCommandPath {
         timestamp,
       }),
     ).slice(1);
+    const link = replyLinkOf(entries, statusMessage);
     const appended = jsonRows(
       entries.map((message) => {
-        const row = toRow(taskId, 0, { ...message, taskId });
-        return { message_id: row.message_id, message: row.message };
+        const row = toRow(taskId, 0, { ...message, taskId }, link);
+        return { message_id: row.message_id, message: row.message, reply_to: row.reply_to };
       }),
     );
     const subtasks = effects.subtasks?.length ? newTaskRows(effects.subtasks, scope) : undefined;
@@ -160,7 +161,14 @@ export class PostgresCommandPath {
 function newTaskRows(tasks: Task[], scope: TaskScope): { rows: string; messages: string } {
   // A new task's history starts at 0: no need to look for its end.
   const messages = tasks.flatMap((task) =>
-    task.history.map((message, i) => toRow(task.id, i, { ...message, taskId: task.id })),
+    task.history.map((message, i) =>
+      toRow(
+        task.id,
+        i,
+        { ...message, taskId: task.id },
+        replyLinkOf(task.history, task.status?.message),
+      ),
+    ),
   );
   return {
     rows: jsonRows(tasks.map((task) => taskRowOf(task, scope))),

@@ -13,7 +13,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import type { TaskHead } from 'a2a-commands/server';
+import { withoutReplyTags, type TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import type { HarnessMetrics } from '../metrics/harness-metrics.js';
 import type { ModelCatalog, ModelStreams } from '../models/index.js';
@@ -95,7 +95,7 @@ export class TurnLifecycle {
 
   /** Accept: checks the message, stores it, and queues its turn. Nothing is stored when a check fails. */
   async accept(params: SendMessageRequest, context: ServerCallContext): Promise<Accepted> {
-    const incoming = checkMessage(params.message);
+    const incoming = withoutClaimedTags(checkMessage(params.message));
     const { store } = this.options;
     let head: TaskHead | undefined;
     let message: Message;
@@ -320,6 +320,15 @@ function endedError(head: TaskHead): UnsupportedOperationError | undefined {
 export function requireTaskId(id: string | undefined): string {
   if (!id || id.trim() === '') throw new RequestMalformedError('a task id is required');
   return id;
+}
+
+/**
+ * An ordinary message keeps no `command` or `task_ref` its sender put in its
+ * metadata: stored, those tags mark the command path's own messages, which the
+ * model never sees (SEMANTICS §3) and whose replies retries look for (§8).
+ */
+function withoutClaimedTags(message: Message): Message {
+  return message.metadata ? { ...message, metadata: withoutReplyTags(message.metadata) } : message;
 }
 
 /** The checks the SDK skips: a message needs an id, a user role and at least one part. */
