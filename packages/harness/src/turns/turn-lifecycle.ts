@@ -32,7 +32,7 @@ import {
   type TurnEnding,
 } from './turn-endings.js';
 import { status, statusEvent, TERMINAL_STATES } from './turn-events.js';
-import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
+import type { Admission, SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
 
 export interface TurnLifecycleOptions {
   store: HarnessTaskStore;
@@ -100,6 +100,7 @@ export class TurnLifecycle {
     let head: TaskHead | undefined;
     let message: Message;
     let events: EventSubscription | undefined;
+    let admission: Admission | undefined;
     try {
       if (incoming.taskId) {
         const taskId = requireTaskId(incoming.taskId);
@@ -112,23 +113,24 @@ export class TurnLifecycle {
             `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
           );
         }
-        const limit = this.options.maxQueuedPerTask ?? Infinity;
+        // Only for the state written: the queue's limit is checked in the write itself.
         const busy = await this.scheduler.busy(taskId);
-        if (busy && (await this.scheduler.queued(taskId)) >= limit) {
-          throw new UnsupportedOperationError(
-            `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
-          );
-        }
         message = { ...incoming, taskId, contextId: head.contextId };
         const request = { taskId, turnId: message.messageId };
         events = this.events.subscribe(taskId, hangUpSignal(context));
+        admission = this.scheduler.admit(
+          request,
+          context,
+          this.options.maxQueuedPerTask ?? Infinity,
+        );
+        const admit = admission;
         head = await store.update(taskId, context, {
           // Again where it is written: a CancelTask may have ended the task since.
-          refuse: endedError,
+          refuse: (current) => endedError(current) ?? admit.refuse(),
           append: [message],
           appendOnce: true,
           status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
-          alongside: this.scheduler.recordWrite(request, context),
+          alongside: admit.alongside,
         });
         if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
       } else {
@@ -144,15 +146,13 @@ export class TurnLifecycle {
           metadata: {},
         };
         events = this.events.subscribe(id, hangUpSignal(context));
-        await store.create(
-          task,
-          context,
-          {},
-          this.scheduler.recordWrite({ taskId: id, turnId: message.messageId }, context),
-        );
+        // A new task: nothing waits on it yet, so the admission only records the turn.
+        admission = this.scheduler.admit({ taskId: id, turnId: message.messageId }, context, 0);
+        await store.create(task, context, {}, admission.alongside);
         head = { id, contextId, status: task.status, metadata: {} };
       }
     } catch (error) {
+      admission?.abandon();
       events?.close();
       throw error;
     }
