@@ -128,8 +128,8 @@ export class MessageRetries extends ForwardingHandler {
   ): Promise<Replay | undefined> {
     const taskId = incoming.taskId!;
     const { store } = this.options;
-    // Most messages are new: one index probe, and the head is read only for a copy.
-    const stored = await store.findMessage(taskId, incoming.messageId);
+    // Most messages are new: one index probe (on PostgreSQL with the head the handler then reads).
+    const stored = await store.findMessage(taskId, incoming.messageId, context);
     if (!stored) return undefined;
     // Not the caller's task, or none: the handler behind says so, as it always does.
     const head = await store.loadHead(taskId, context);

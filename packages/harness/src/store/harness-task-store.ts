@@ -306,8 +306,12 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   async findMessage(
     taskId: string,
     messageId: string,
+    /** The request's context: on PostgreSQL its head is read in the same round trip, for its next `loadHead`. */
+    context?: ServerCallContext,
   ): Promise<{ seq: number; message: Message } | undefined> {
     if (this.commandPath?.usable) return this.commandPath.findMessage(taskId, messageId);
+    if (this.postgresPath && context)
+      return this.postgresPath.findMessage(taskId, messageId, scopeOf(context), context);
     const row = await this.db
       .selectFrom(MESSAGES_TABLE)
       .select(['seq', 'message'])

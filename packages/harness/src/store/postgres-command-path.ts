@@ -3,7 +3,7 @@ import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
-import { replyLinkOf, toRow } from './messages-table.js';
+import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from './messages-table.js';
 import { headOfRow, metadataOf, taskRowOf, type HeadRow, type TaskScope } from './task-rows.js';
 
 /** What the append function answers (`postgres-command-functions.ts`). */
@@ -41,12 +41,52 @@ const METADATA_ATTEMPTS = 50;
 export class PostgresCommandPath {
   /** By request (its call context): the metadata its head read saw. */
   private readonly seen = new WeakMap<object, SeenMetadata>();
+  /** By request: heads read with its retry check, by task (null: the caller has no such task). */
+  private readonly prefetched = new WeakMap<object, Map<string, HeadRow | null>>();
 
   constructor(private readonly pool: pg.Pool) {}
 
+  /**
+   * A message of the task by its id (SEMANTICS §8's check of every message),
+   * read with the caller's head of the task in the same round trip: `reader`'s
+   * next `loadHead` of the task takes that head instead of reading it again.
+   */
+  async findMessage(
+    taskId: string,
+    messageId: string,
+    scope: TaskScope,
+    reader: object,
+  ): Promise<{ seq: number; message: Message } | undefined> {
+    const result = await this.pool.query<
+      { seq: number | null; message: string | null } & {
+        [K in keyof HeadRow]: HeadRow[K] | null;
+      }
+    >({
+      name: 'a2a_harness_probe_message',
+      text: `select t.context_id, t.status, t.metadata, m.seq, m.message
+        from (select 1) as one
+        left join ${TASK_TABLE} t on t.tenant = $1 and t.owner = $2 and t.id = $3
+        left join ${MESSAGES_TABLE} m on m.task_id = $3 and m.message_id = $4`,
+      values: [scope.tenant, scope.owner, taskId, messageId],
+    });
+    const row = result.rows[0]!;
+    let heads = this.prefetched.get(reader);
+    if (!heads) this.prefetched.set(reader, (heads = new Map()));
+    heads.set(
+      taskId,
+      row.context_id === null
+        ? null
+        : { context_id: row.context_id, status: row.status, metadata: row.metadata },
+    );
+    return row.message === null
+      ? undefined
+      : { seq: Number(row.seq), message: fromRow({ message: row.message }) };
+  }
+
   /** The head, in one indexed read; `reader` remembers the metadata seen for a later append. */
   async loadHead(taskId: string, scope: TaskScope, reader?: object): Promise<TaskHead | undefined> {
-    const row = await this.readHead(taskId, scope);
+    const row =
+      (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
     if (!row) return undefined;
     if (reader) this.remember(reader, taskId, row.metadata);
     return headOfRow(taskId, row);
@@ -148,6 +188,15 @@ export class PostgresCommandPath {
       values: [scope.tenant, scope.owner, taskId],
     });
     return result.rows[0];
+  }
+
+  /** The head read with `reader`'s retry check, once: later reads go to the database. */
+  private takePrefetched(reader: object, taskId: string): HeadRow | false | undefined {
+    const heads = this.prefetched.get(reader);
+    const head = heads?.get(taskId);
+    if (head === undefined) return undefined;
+    heads!.delete(taskId);
+    return head ?? false;
   }
 
   private remember(reader: object, taskId: string, metadata: string | null): void {
