@@ -44,7 +44,7 @@ $fn$`;
  * A command, its reply and its effects appended to a task, as the SQLite path
  * does it: under the task's advisory lock (the lock every writer of the task
  * takes first, in any process), read the head; append `p_entries` after the
- * history's end; make the status `{state kept, p_status_tail}` (SEMANTICS §4);
+ * history's end; make the status `p_status` with the stored state kept (SEMANTICS §4);
  * store `p_tasks` (sub-tasks); and set the metadata to `p_new_metadata`.
  *
  * The metadata change is a read-modify-write made in JavaScript, so it is
@@ -57,7 +57,7 @@ $fn$`;
 const appendReply = `
 create or replace function ${APPEND_REPLY_FUNCTION}(
   p_tenant text, p_owner text, p_id text, p_entries json,
-  p_status_tail text, p_updated bigint,
+  p_status json, p_updated bigint,
   p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
   p_tasks json, p_task_messages json)
 returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
@@ -90,9 +90,10 @@ begin
       with ordinality as e(message_id, message, reply_to, ord)
     on conflict (task_id, message_id) do nothing;
   v_state := coalesce(v_status::json ->> 'state', 'TASK_STATE_UNSPECIFIED');
-  -- As TaskStatus.toJSON writes it: state first, left out when unspecified.
-  v_status := '{' || case when v_state = 'TASK_STATE_UNSPECIFIED' then ''
-                          else '"state":' || to_json(v_state)::text || ',' end || p_status_tail;
+  -- The stored state first, as TaskStatus.toJSON puts it, and left out when unspecified.
+  v_status := case when v_state = 'TASK_STATE_UNSPECIFIED' then p_status::text
+                   else json_build_object('state', v_state, 'message', p_status -> 'message',
+                                          'timestamp', p_status -> 'timestamp')::text end;
   if p_change_metadata then
     v_metadata := p_new_metadata;
   end if;
@@ -105,7 +106,8 @@ $fn$`;
 
 /**
  * The previous release's append read its rows by the table's columns, which
- * the reply link changed: it now calls the new one, with the same arguments.
+ * the reply link changed: it now calls the new one. Its status came as JSON
+ * text without the opening brace, which is put back here.
  */
 const appendReplyV1 = `
 create or replace function ${APPEND_REPLY_FUNCTION_V1}(
@@ -115,7 +117,7 @@ create or replace function ${APPEND_REPLY_FUNCTION_V1}(
   p_tasks json, p_task_messages json)
 returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
 language sql as $fn$
-  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries, p_status_tail,
+  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries, ('{' || p_status_tail)::json,
     p_updated, p_change_metadata, p_seen_metadata, p_new_metadata, p_tasks, p_task_messages);
 $fn$`;
 

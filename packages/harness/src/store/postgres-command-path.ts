@@ -116,13 +116,13 @@ export class PostgresCommandPath {
   ): Promise<TaskHead | undefined> {
     const timestamp = new Date().toISOString();
     // The status without its state, which only the function knows: `{"message":...,"timestamp":...}`.
-    const statusTail = JSON.stringify(
+    const statusWithoutState = jsonText(
       TaskStatus.toJSON({
         state: TaskState.TASK_STATE_UNSPECIFIED,
         message: statusMessage,
         timestamp,
       }),
-    ).slice(1);
+    );
     const link = replyLinkOf(entries, statusMessage);
     const appended = jsonRows(
       entries.map((message) => {
@@ -150,7 +150,7 @@ export class PostgresCommandPath {
           scope.owner,
           taskId,
           appended,
-          statusTail,
+          statusWithoutState,
           Date.parse(timestamp),
           effects.metadata !== undefined,
           seen,
@@ -233,7 +233,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * sends a plain parameter as UTF-8, where each becomes U+FFFD, and so does this.
  */
 function jsonRows(rows: object[]): string {
-  return JSON.stringify(rows, (_key, value: unknown) =>
-    typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value,
+  return jsonText(rows);
+}
+
+/** A value as JSON text for a `json` parameter, lone surrogates replaced as `pg` does. */
+function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'string' ? inner.replace(LONE_SURROGATE, '\uFFFD') : inner,
   );
 }
