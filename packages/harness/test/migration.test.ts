@@ -108,4 +108,40 @@ describe('the harness tables on a new PostgreSQL database', () => {
       await fresh.drop();
     }
   });
+
+  it("the previous release's append, called as an instance of it would, still stores a command", async () => {
+    const fresh = await freshPostgresDatabase('shim');
+    execFileSync('psql', [
+      '--quiet',
+      '--set=ON_ERROR_STOP=1',
+      '--dbname',
+      fresh.url,
+      '--file',
+      path.join(fixtures, 'release-postgres.sql'),
+    ]);
+    const database = await openDatabase(fresh.url);
+    try {
+      const manifest = manifestOf('release-postgres.json');
+      const taskId = manifest.tasks[1]!;
+      const messageId = crypto.randomUUID();
+      const message = { messageId, role: 'ROLE_AGENT', parts: [{ text: 'from an old instance' }] };
+      // What the previous release sent: rows without a link, the status without its opening brace.
+      const statusTail = JSON.stringify({ message, timestamp: new Date().toISOString() }).slice(1);
+      await sql`select * from a2a_harness_append_reply_v1('', 'unknown', ${taskId},
+        ${JSON.stringify([{ message_id: messageId, message: JSON.stringify(message) }])},
+        ${statusTail}, ${Date.now()}, false, null, null, null, null)`.execute(database.db);
+      const { rows } = await sql<{
+        status: string;
+      }>`select status from tasks where id = ${taskId}`.execute(database.db);
+      const status = JSON.parse(rows[0]!.status) as {
+        state: string;
+        message: { messageId: string };
+      };
+      expect(status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(status.message.messageId).toBe(messageId);
+    } finally {
+      await database.close();
+      await fresh.drop();
+    }
+  });
 });
