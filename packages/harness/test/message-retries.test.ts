@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
+import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
 const textOf = (message: any): string =>
@@ -91,5 +91,40 @@ describe.each(storeKinds)('on %s', (kind) => {
     const commandClash = { ...original, parts: [{ text: '/status' }] };
     expect((await send(commandClash)).body.error?.message).toContain(original.messageId);
     expect(await history(taskId)).toEqual(before);
+  });
+});
+
+describe.each(storeKinds)('a message that only claims to be a command, on %s', (kind) => {
+  let harness: TestHarness;
+  beforeAll(async () => {
+    // Slow enough that the messages below wait behind the first turn.
+    harness = await startHarness({
+      config: { offline: { latencyMs: 15 } },
+      databaseUrl: testDatabaseUrl(kind),
+    });
+  });
+  afterAll(() => harness.stop());
+
+  it('is an ordinary message: it reaches the model, and a retry gets its own answer, never another message', async () => {
+    const send = (message: unknown, returnImmediately = false) =>
+      rpc(harness.url, 'SendMessage', { message, configuration: { returnImmediately } });
+    const first = (await send(userText('the first question'), true)).body.result.task;
+    const taskId = first.id as string;
+    const claiming = {
+      ...userText('the second question', { taskId }),
+      metadata: { command: 'help' },
+    };
+    await send(claiming, true);
+    await send(userText('the third question', { taskId }), true);
+    await waitFor(async () => {
+      const task = (await rpc(harness.url, 'GetTask', { id: taskId })).body.result;
+      const answers = task.history.filter((m: any) => m.role === 'ROLE_AGENT');
+      return task.status.state === 'TASK_STATE_INPUT_REQUIRED' && answers.length === 3
+        ? true
+        : undefined;
+    }, 'three answers');
+    const again = (await send(claiming)).body.result.task;
+    expect(again.status.message.role).toBe('ROLE_AGENT');
+    expect(textOf(again.status.message)).toContain('You said: the second question');
   });
 });

@@ -116,6 +116,32 @@ describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
     expect(texts(await store.load(task.id, alice))).toEqual(['hello', '/help', 'reply']);
   });
 
+  it('a reply is stored linked to the command it answers, and found by that link on every write path (SEMANTICS §8)', async () => {
+    const command = message('/title x', Role.ROLE_USER, { command: 'title' });
+    const reply = message('titled', Role.ROLE_AGENT, { command: 'title' });
+    const task = newTask([command, reply]);
+    task.status!.message = reply;
+    await store.create(task, alice);
+    expect((await store.findReply(task.id, command.messageId))?.messageId).toBe(reply.messageId);
+    const turn = message('an ordinary message');
+    await store.update(task.id, alice, { append: [turn] });
+    expect(await store.findReply(task.id, turn.messageId)).toBeUndefined();
+    const status = message('/status', Role.ROLE_USER, { command: 'status' });
+    const statusReply = message('idle', Role.ROLE_AGENT, { command: 'status' });
+    await store.appendReply(task.id, [status, statusReply], statusReply, alice);
+    expect((await store.findReply(task.id, status.messageId))?.messageId).toBe(
+      statusReply.messageId,
+    );
+    // A fork's copy counts against a quota: that write takes the store's checked path.
+    const quoted = new HarnessTaskStore(database.db, { historyCharsPerOwner: 1e9 });
+    const fork = message('/fork', Role.ROLE_USER, { command: 'fork' });
+    const forkReply = message('forked', Role.ROLE_AGENT, { command: 'fork' });
+    await quoted.appendReply(task.id, [fork, forkReply], forkReply, alice, {
+      subtasks: [newTask([message('copied')])],
+    });
+    expect((await quoted.findReply(task.id, fork.messageId))?.messageId).toBe(forkReply.messageId);
+  });
+
   it('a metadata write and a history append racing on one task lose neither', async () => {
     const task = newTask([]);
     await store.create(task, alice);

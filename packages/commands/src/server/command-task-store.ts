@@ -32,7 +32,12 @@ export interface CommandTaskStore {
   loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined>;
   /** The whole history, for the few commands that need it. */
   loadHistory(taskId: string, context: ServerCallContext): Promise<Message[]>;
-  /** Stores a new task, and the `subtasks` a command made with it, atomically. */
+  /**
+   * Stores a new task, and the `subtasks` a command made with it, atomically.
+   * A task a command creates holds the command and its reply, the reply as
+   * `status.message`: a store that answers retries (SEMANTICS §8) keeps the
+   * reply linked to the command it answers, as in `appendReply`.
+   */
   create(
     task: Task,
     context: ServerCallContext,
@@ -41,7 +46,10 @@ export interface CommandTaskStore {
   /**
    * Appends `entries` to the history and makes `statusMessage` the status
    * message, keeping whatever state is stored (SEMANTICS §4), and applies
-   * `effects`: all atomically. Returns the head after.
+   * `effects`: all atomically. Returns the head after. `entries` are the
+   * command message and its reply, `statusMessage`: a store that answers
+   * retries (SEMANTICS §8) keeps the reply linked to the command it answers,
+   * rather than relying on where it lands in the history.
    */
   appendReply(
     taskId: string,

@@ -157,6 +157,26 @@ describe('CommandRunner: a command and all it changes are one write', () => {
     expect(await store.load(subtaskIds[0]!, context)).toBeDefined();
   });
 
+  it('a command that starts its task tells no stream: none can know the task yet, in any process', async () => {
+    const relayed: string[] = [];
+    const store = new RecordingStore();
+    const registry = new CommandRegistry();
+    registry.register({ name: 'ping', description: 'Answers', run: async () => 'pong' });
+    const runner = new CommandRunner({
+      store,
+      live: new LiveStreams({ send: (taskId) => relayed.push(taskId) }),
+      sendPrompt: async () => undefined,
+    });
+    const run = (taskId?: string) => {
+      const message = newMessage({ role: USER, parts: [textPart('/ping')], taskId });
+      return runner.run(message, parseCommand(message, registry)!, context);
+    };
+    const { head } = await run();
+    expect(relayed).toEqual([]);
+    await run(head.id);
+    expect(relayed).toEqual([head.id]);
+  });
+
   it('a handler that throws after changing things leaves them unchanged, as its reply says', async () => {
     const { store, send, subtaskIds, prompts } = setup();
     await storeTask(store);

@@ -111,7 +111,8 @@ export class CommandRunner {
       ? { ...stored, status: { ...stored.status, state: head.status?.state ?? 0 } }
       : stored;
     const event = commandReplyEvent(answered, reply);
-    live.publish(head.id, { payload: { $case: 'statusUpdate', value: event } });
+    // A task this command created has no stream anywhere yet: its id was never given out.
+    if (!created) live.publish(head.id, { payload: { $case: 'statusUpdate', value: event } });
     return { head: answered, commandMessage, reply, event };
   }
 

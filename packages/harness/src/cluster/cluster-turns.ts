@@ -9,12 +9,15 @@ import {
   type AlongsideWrite,
   type AnyKysely,
 } from '../store/index.js';
-import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
-import type {
-  CancelWrite,
-  SchedulerDeps,
-  TurnRequest,
-  TurnScheduler,
+import { abortTurn, newTurn, type Turn } from '../turns/turn.js';
+import { endingFromOutside } from '../turns/turn-endings.js';
+import {
+  queueFullError,
+  type Admission,
+  type CancelWrite,
+  type SchedulerDeps,
+  type TurnRequest,
+  type TurnScheduler,
 } from '../turns/turn-scheduler.js';
 import type { PgEventBus } from './event-bus.js';
 import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
@@ -101,18 +104,35 @@ export class ClusterTurns implements TurnScheduler {
     return Number(row.count);
   }
 
-  recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite {
-    return async (db) => {
-      await (db as Kysely<ClusterTables>)
-        .insertInto(TURNS_TABLE)
-        .values({
-          task_id: turn.taskId,
-          turn_id: turn.turnId,
-          owner: resolveUserScope(context),
-          tenant: context.tenant ?? '',
-          instance: null,
-        })
-        .execute();
+  /**
+   * The turn's row, written in the transaction that stores its message, which
+   * holds the task's advisory lock: the count of the task's rows it checks
+   * first is then exact across instances.
+   */
+  admit(turn: TurnRequest, context: ServerCallContext, limit: number): Admission {
+    return {
+      refuse: () => undefined,
+      alongside: async (db) => {
+        const trx = db as Kysely<ClusterTables>;
+        const { count } = await trx
+          .selectFrom(TURNS_TABLE)
+          .select(sql<string>`count(*)`.as('count'))
+          .where('task_id', '=', turn.taskId)
+          .executeTakeFirstOrThrow();
+        // One turn runs, `limit` wait.
+        if (Number(count) > limit) throw queueFullError(turn.taskId, limit);
+        await trx
+          .insertInto(TURNS_TABLE)
+          .values({
+            task_id: turn.taskId,
+            turn_id: turn.turnId,
+            owner: resolveUserScope(context),
+            tenant: context.tenant ?? '',
+            instance: null,
+          })
+          .execute();
+      },
+      abandon: () => undefined,
     };
   }
 
@@ -406,9 +426,8 @@ export class ClusterTurns implements TurnScheduler {
       this.running.delete(row.task_id);
       turn.finish();
     }
-    // Cancel and shutdown remove the row themselves, with their own write; a stopped turn has ended here.
-    const aborted = abortReasonOf(turn);
-    if (aborted !== 'canceled' && aborted !== 'shutdown') {
+    // An ending written from outside (cancel, shutdown) removes the row in its own write.
+    if (!endingFromOutside(turn)) {
       await this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute();
     }
   }

@@ -7,7 +7,7 @@ import {
   type Task,
   type TaskStatus,
 } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { commandReplyEvent, type TaskHead } from 'a2a-commands/server';
 import { hangUpSignal } from '../request-scope.js';
@@ -128,8 +128,8 @@ export class MessageRetries extends ForwardingHandler {
   ): Promise<Replay | undefined> {
     const taskId = incoming.taskId!;
     const { store } = this.options;
-    // Most messages are new: one index probe, and the head is read only for a copy.
-    const stored = await store.findMessage(taskId, incoming.messageId);
+    // Most messages are new: one index probe (on PostgreSQL with the head the handler then reads).
+    const stored = await store.findMessage(taskId, incoming.messageId, context);
     if (!stored) return undefined;
     // Not the caller's task, or none: the handler behind says so, as it always does.
     const head = await store.loadHead(taskId, context);
@@ -139,10 +139,14 @@ export class MessageRetries extends ForwardingHandler {
         `messageId '${incoming.messageId}' is already used on task ${taskId} by a different message; send this one under a new messageId.`,
       );
     }
+    // Only the command path tags what it stores as a command; it stores the reply linked to it.
     const command = stored.message.metadata?.['command'];
     if (typeof command === 'string') {
-      const reply = await store.messageAt(taskId, stored.seq + 1);
+      const reply = await store.findReply(taskId, incoming.messageId);
       if (reply) return commandReplay(head, stored.message, reply);
+      throw new UnsupportedOperationError(
+        `message '${incoming.messageId}' on task ${taskId} was a command whose reply is not stored; send it again under a new messageId.`,
+      );
     }
     return this.turnReplay(head, stored.message, context);
   }

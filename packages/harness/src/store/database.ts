@@ -7,7 +7,8 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
-import { createMessagesTable, type MessagesTable } from './messages-table.js';
+import type { MessagesTable } from './messages-table.js';
+import { migrateHarnessTables } from './migrations.js';
 import { installCommandFunctions } from './postgres-command-functions.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
@@ -58,8 +59,11 @@ export async function openDatabase(
   if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
   await runSdkMigrations(url);
   const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url);
+  await migrateHarnessTables(db).catch(async (error: unknown) => {
+    await db.destroy();
+    throw error;
+  });
   const createTables = async (schema: AnyKysely) => {
-    await createMessagesTable(schema);
     for (const create of tables) await create(schema);
   };
   if (kind === 'postgres') {

@@ -30,7 +30,15 @@ import {
   HistoryQuotaError,
   ownerScopeOf,
 } from './history-quota.js';
-import { fromRow, MESSAGES_TABLE, nextSeq, toRow, type MessagesTable } from './messages-table.js';
+import {
+  fromRow,
+  MESSAGES_TABLE,
+  nextSeq,
+  replyLinkOf,
+  toRow,
+  type MessagesTable,
+  type ReplyLink,
+} from './messages-table.js';
 
 export { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 
@@ -219,7 +227,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         await this.checkHistoryQuota(db, change.create, context);
         await this.insertTasks(db, heads, change.create, context);
       }
-      if (change.append?.length) await this.appendRows(db, taskId, change.append);
+      if (change.append?.length)
+        await this.appendRows(db, taskId, change.append, undefined, change.replyLink);
       if (change.status) task.status = change.status(task.status);
       if (change.metadata)
         task.metadata = withoutReplyTags(change.metadata(structuredClone(task.metadata ?? {})));
@@ -249,6 +258,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       );
     return this.update(taskId, context, {
       append: entries,
+      replyLink: replyLinkOf(entries, statusMessage),
       metadata: effects.metadata,
       create: effects.subtasks,
       status: (current) => ({
@@ -296,8 +306,12 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   async findMessage(
     taskId: string,
     messageId: string,
+    /** The request's context: on PostgreSQL its head is read in the same round trip, for its next `loadHead`. */
+    context?: ServerCallContext,
   ): Promise<{ seq: number; message: Message } | undefined> {
     if (this.commandPath?.usable) return this.commandPath.findMessage(taskId, messageId);
+    if (this.postgresPath && context)
+      return this.postgresPath.findMessage(taskId, messageId, scopeOf(context), context);
     const row = await this.db
       .selectFrom(MESSAGES_TABLE)
       .select(['seq', 'message'])
@@ -305,6 +319,20 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       .where('message_id', '=', messageId)
       .executeTakeFirst();
     return row && { seq: Number(row.seq), message: fromRow(row) };
+  }
+
+  /** The stored reply to the task's command message `commandId`, found by its link; undefined when none. */
+  async findReply(taskId: string, commandId: string): Promise<Message | undefined> {
+    if (this.commandPath?.usable) return this.commandPath.findReply(taskId, commandId);
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select('message')
+      .where('task_id', '=', taskId)
+      .where('reply_to', '=', commandId)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row && fromRow(row);
   }
 
   /** The message at `seq` in the task's history. */
@@ -427,7 +455,13 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ): Promise<void> {
     for (const task of tasks) {
       // A new task's history starts at 0: no need to look for its end.
-      await this.appendRows(db, task.id, task.history, 0);
+      await this.appendRows(
+        db,
+        task.id,
+        task.history,
+        0,
+        replyLinkOf(task.history, task.status?.message),
+      );
       await heads.save(
         { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
         context,
@@ -440,6 +474,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     taskId: string,
     messages: Message[],
     from?: number,
+    link?: ReplyLink,
   ): Promise<void> {
     if (messages.length === 0) return;
     const first = from ?? (await nextSeq(db, taskId));
@@ -451,7 +486,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         .values(
           messages
             .slice(start, start + INSERT_BATCH)
-            .map((message, i) => toRow(taskId, first + start + i, { ...message, taskId })),
+            .map((message, i) => toRow(taskId, first + start + i, { ...message, taskId }, link)),
         )
         .onConflict((conflict) => conflict.columns(['task_id', 'message_id']).doNothing())
         .execute();

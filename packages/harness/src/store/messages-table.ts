@@ -13,12 +13,39 @@ export interface MessageRow {
   seq: number;
   message_id: string;
   message: string;
+  /** On a command's reply: the id of the command message it answers (SEMANTICS §8 finds it so). */
+  reply_to: string | null;
+}
+
+/** A command's reply and the command message it answers, stored as a link on the reply's row. */
+export interface ReplyLink {
+  commandId: string;
+  replyId: string;
+}
+
+/**
+ * The link a write that stores a command's exchange makes: `reply` answers
+ * the other message stored with it (the command path stores the two together).
+ * None when `reply` is not among `messages`, or nothing else is.
+ */
+export function replyLinkOf(
+  messages: readonly Message[],
+  reply: Message | undefined,
+): ReplyLink | undefined {
+  if (!reply || messages.length !== 2) return undefined;
+  const [first, second] = messages as [Message, Message];
+  if (second.messageId === reply.messageId)
+    return { commandId: first.messageId, replyId: reply.messageId };
+  if (first.messageId === reply.messageId)
+    return { commandId: second.messageId, replyId: reply.messageId };
+  return undefined;
 }
 
 export interface MessagesTable {
   [MESSAGES_TABLE]: MessageRow;
 }
 
+/** The table as the first releases made it; `migrations.ts` brings it up to date. */
 export async function createMessagesTable(db: Kysely<MessagesTable>): Promise<void> {
   await db.schema
     .createTable(MESSAGES_TABLE)
@@ -32,12 +59,13 @@ export async function createMessagesTable(db: Kysely<MessagesTable>): Promise<vo
     .execute();
 }
 
-export function toRow(taskId: string, seq: number, message: Message): MessageRow {
+export function toRow(taskId: string, seq: number, message: Message, link?: ReplyLink): MessageRow {
   return {
     task_id: taskId,
     seq,
     message_id: message.messageId,
     message: JSON.stringify(Message.toJSON(message)),
+    reply_to: link?.replyId === message.messageId ? link.commandId : null,
   };
 }
 

@@ -8,11 +8,14 @@ import { MESSAGES_TABLE } from './messages-table.js';
  * one statement, so one round trip and one transaction: PostgreSQL commits it
  * (durably, with the server's synchronous_commit) before it answers.
  *
- * The names carry a version: a later change of their signature gets new names,
- * so that instances of two versions can share a database while they roll over.
+ * The names carry a version: a later change of their signature or rows gets
+ * new names, and the old names become calls of the new functions, so that
+ * instances of two versions can share a database while they roll over.
  */
-export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v1';
-export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v1';
+export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v2';
+export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v2';
+/** The previous release's name, kept as a call of the new one for instances still running it. */
+const APPEND_REPLY_FUNCTION_V1 = 'a2a_harness_append_reply_v1';
 
 /**
  * New tasks and their histories, as rows in JSON (`task-rows.ts`,
@@ -21,8 +24,8 @@ export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v1';
 const insertTasks = `
 create or replace function ${INSERT_TASKS_FUNCTION}(p_tasks json, p_messages json)
 returns void language sql as $fn$
-  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message)
-    select task_id, seq, message_id, message
+  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to)
+    select task_id, seq, message_id, message, reply_to
     from json_populate_recordset(null::${MESSAGES_TABLE}, p_messages)
     on conflict (task_id, message_id) do nothing;
   insert into ${TASK_TABLE} (tenant, owner, id, context_id, status_last_updated, status_state,
@@ -41,7 +44,7 @@ $fn$`;
  * A command, its reply and its effects appended to a task, as the SQLite path
  * does it: under the task's advisory lock (the lock every writer of the task
  * takes first, in any process), read the head; append `p_entries` after the
- * history's end; make the status `{state kept, p_status_tail}` (SEMANTICS §4);
+ * history's end; make the status `p_status` with the stored state kept (SEMANTICS §4);
  * store `p_tasks` (sub-tasks); and set the metadata to `p_new_metadata`.
  *
  * The metadata change is a read-modify-write made in JavaScript, so it is
@@ -54,7 +57,7 @@ $fn$`;
 const appendReply = `
 create or replace function ${APPEND_REPLY_FUNCTION}(
   p_tenant text, p_owner text, p_id text, p_entries json,
-  p_status_tail text, p_updated bigint,
+  p_status json, p_updated bigint,
   p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
   p_tasks json, p_task_messages json)
 returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
@@ -81,15 +84,16 @@ begin
     perform ${INSERT_TASKS_FUNCTION}(p_tasks, p_task_messages);
   end if;
   select coalesce(max(m.seq) + 1, 0) into v_next from ${MESSAGES_TABLE} m where m.task_id = p_id;
-  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message)
-    select p_id, v_next + e.ord::integer - 1, e.message_id, e.message
-    from json_populate_recordset(null::${MESSAGES_TABLE}, p_entries)
-      with ordinality as e(task_id, seq, message_id, message, ord)
+  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to)
+    select p_id, v_next + e.ord::integer - 1, e.message_id, e.message, e.reply_to
+    from rows from (json_to_recordset(p_entries) as (message_id text, message text, reply_to text))
+      with ordinality as e(message_id, message, reply_to, ord)
     on conflict (task_id, message_id) do nothing;
   v_state := coalesce(v_status::json ->> 'state', 'TASK_STATE_UNSPECIFIED');
-  -- As TaskStatus.toJSON writes it: state first, left out when unspecified.
-  v_status := '{' || case when v_state = 'TASK_STATE_UNSPECIFIED' then ''
-                          else '"state":' || to_json(v_state)::text || ',' end || p_status_tail;
+  -- The stored state first, as TaskStatus.toJSON puts it, and left out when unspecified.
+  v_status := case when v_state = 'TASK_STATE_UNSPECIFIED' then p_status::text
+                   else json_build_object('state', v_state, 'message', p_status -> 'message',
+                                          'timestamp', p_status -> 'timestamp')::text end;
   if p_change_metadata then
     v_metadata := p_new_metadata;
   end if;
@@ -100,8 +104,34 @@ begin
 end
 $fn$`;
 
+/**
+ * The previous release's append read its rows by the table's columns, which
+ * the reply link changed: it now calls the new one. Its status came as JSON
+ * text without the opening brace, which is put back here.
+ */
+const appendReplyV1 = `
+create or replace function ${APPEND_REPLY_FUNCTION_V1}(
+  p_tenant text, p_owner text, p_id text, p_entries json,
+  p_status_tail text, p_updated bigint,
+  p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
+  p_tasks json, p_task_messages json)
+returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
+language sql as $fn$
+  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries, ('{' || p_status_tail)::json,
+    p_updated, p_change_metadata, p_seen_metadata, p_new_metadata, p_tasks, p_task_messages);
+$fn$`;
+
+/** The previous release's insert, which left the reply link out: now a call of the new one. */
+const insertTasksV1 = `
+create or replace function a2a_harness_insert_tasks_v1(p_tasks json, p_messages json)
+returns void language sql as $fn$
+  select ${INSERT_TASKS_FUNCTION}(p_tasks, p_messages);
+$fn$`;
+
 /** Installs (or brings up to date) the functions: at open, with the harness's tables. */
 export async function installCommandFunctions(db: AnyKysely): Promise<void> {
   await sql.raw(insertTasks).execute(db);
   await sql.raw(appendReply).execute(db);
+  await sql.raw(insertTasksV1).execute(db);
+  await sql.raw(appendReplyV1).execute(db);
 }

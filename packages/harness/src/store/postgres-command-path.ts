@@ -3,7 +3,7 @@ import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
-import { toRow } from './messages-table.js';
+import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from './messages-table.js';
 import { headOfRow, metadataOf, taskRowOf, type HeadRow, type TaskScope } from './task-rows.js';
 
 /** What the append function answers (`postgres-command-functions.ts`). */
@@ -41,12 +41,52 @@ const METADATA_ATTEMPTS = 50;
 export class PostgresCommandPath {
   /** By request (its call context): the metadata its head read saw. */
   private readonly seen = new WeakMap<object, SeenMetadata>();
+  /** By request: heads read with its retry check, by task (null: the caller has no such task). */
+  private readonly prefetched = new WeakMap<object, Map<string, HeadRow | null>>();
 
   constructor(private readonly pool: pg.Pool) {}
 
+  /**
+   * A message of the task by its id (SEMANTICS §8's check of every message),
+   * read with the caller's head of the task in the same round trip: `reader`'s
+   * next `loadHead` of the task takes that head instead of reading it again.
+   */
+  async findMessage(
+    taskId: string,
+    messageId: string,
+    scope: TaskScope,
+    reader: object,
+  ): Promise<{ seq: number; message: Message } | undefined> {
+    const result = await this.pool.query<
+      { seq: number | null; message: string | null } & {
+        [K in keyof HeadRow]: HeadRow[K] | null;
+      }
+    >({
+      name: 'a2a_harness_probe_message',
+      text: `select t.context_id, t.status, t.metadata, m.seq, m.message
+        from (select 1) as one
+        left join ${TASK_TABLE} t on t.tenant = $1 and t.owner = $2 and t.id = $3
+        left join ${MESSAGES_TABLE} m on m.task_id = $3 and m.message_id = $4`,
+      values: [scope.tenant, scope.owner, taskId, messageId],
+    });
+    const row = result.rows[0]!;
+    let heads = this.prefetched.get(reader);
+    if (!heads) this.prefetched.set(reader, (heads = new Map()));
+    heads.set(
+      taskId,
+      row.context_id === null
+        ? null
+        : { context_id: row.context_id, status: row.status, metadata: row.metadata },
+    );
+    return row.message === null
+      ? undefined
+      : { seq: Number(row.seq), message: fromRow({ message: row.message }) };
+  }
+
   /** The head, in one indexed read; `reader` remembers the metadata seen for a later append. */
   async loadHead(taskId: string, scope: TaskScope, reader?: object): Promise<TaskHead | undefined> {
-    const row = await this.readHead(taskId, scope);
+    const row =
+      (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
     if (!row) return undefined;
     if (reader) this.remember(reader, taskId, row.metadata);
     return headOfRow(taskId, row);
@@ -76,17 +116,18 @@ export class PostgresCommandPath {
   ): Promise<TaskHead | undefined> {
     const timestamp = new Date().toISOString();
     // The status without its state, which only the function knows: `{"message":...,"timestamp":...}`.
-    const statusTail = JSON.stringify(
+    const statusWithoutState = jsonText(
       TaskStatus.toJSON({
         state: TaskState.TASK_STATE_UNSPECIFIED,
         message: statusMessage,
         timestamp,
       }),
-    ).slice(1);
+    );
+    const link = replyLinkOf(entries, statusMessage);
     const appended = jsonRows(
       entries.map((message) => {
-        const row = toRow(taskId, 0, { ...message, taskId });
-        return { message_id: row.message_id, message: row.message };
+        const row = toRow(taskId, 0, { ...message, taskId }, link);
+        return { message_id: row.message_id, message: row.message, reply_to: row.reply_to };
       }),
     );
     const subtasks = effects.subtasks?.length ? newTaskRows(effects.subtasks, scope) : undefined;
@@ -109,7 +150,7 @@ export class PostgresCommandPath {
           scope.owner,
           taskId,
           appended,
-          statusTail,
+          statusWithoutState,
           Date.parse(timestamp),
           effects.metadata !== undefined,
           seen,
@@ -149,6 +190,15 @@ export class PostgresCommandPath {
     return result.rows[0];
   }
 
+  /** The head read with `reader`'s retry check, once: later reads go to the database. */
+  private takePrefetched(reader: object, taskId: string): HeadRow | false | undefined {
+    const heads = this.prefetched.get(reader);
+    const head = heads?.get(taskId);
+    if (head === undefined) return undefined;
+    heads!.delete(taskId);
+    return head ?? false;
+  }
+
   private remember(reader: object, taskId: string, metadata: string | null): void {
     let seen = this.seen.get(reader);
     if (!seen) this.seen.set(reader, (seen = new Map()));
@@ -160,7 +210,14 @@ export class PostgresCommandPath {
 function newTaskRows(tasks: Task[], scope: TaskScope): { rows: string; messages: string } {
   // A new task's history starts at 0: no need to look for its end.
   const messages = tasks.flatMap((task) =>
-    task.history.map((message, i) => toRow(task.id, i, { ...message, taskId: task.id })),
+    task.history.map((message, i) =>
+      toRow(
+        task.id,
+        i,
+        { ...message, taskId: task.id },
+        replyLinkOf(task.history, task.status?.message),
+      ),
+    ),
   );
   return {
     rows: jsonRows(tasks.map((task) => taskRowOf(task, scope))),
@@ -176,7 +233,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * sends a plain parameter as UTF-8, where each becomes U+FFFD, and so does this.
  */
 function jsonRows(rows: object[]): string {
-  return JSON.stringify(rows, (_key, value: unknown) =>
-    typeof value === 'string' ? value.replace(LONE_SURROGATE, '\uFFFD') : value,
+  return jsonText(rows);
+}
+
+/** A value as JSON text for a `json` parameter, lone surrogates replaced as `pg` does. */
+function jsonText(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'string' ? inner.replace(LONE_SURROGATE, '\uFFFD') : inner,
   );
 }

@@ -2,7 +2,7 @@ import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk
 import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
-import { fromRow, MESSAGES_TABLE, toRow } from './messages-table.js';
+import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from './messages-table.js';
 import { MessageIdTakenError, type TaskChange } from './task-change.js';
 import {
   encode,
@@ -36,6 +36,7 @@ export class SqliteCommandPath {
   private readonly insertMessage;
   private readonly lastSeq;
   private readonly selectMessage;
+  private readonly selectReply;
   private readonly historyStatements;
 
   constructor(
@@ -53,12 +54,17 @@ export class SqliteCommandPath {
       'update tasks set status_last_updated = ?, status_state = ?, status = ?, metadata = ? where tenant = ? and owner = ? and id = ?',
     );
     this.insertMessage = database.prepare(
-      `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message) values (?, ?, ?, ?)
+      `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to) values (?, ?, ?, ?, ?)
        on conflict (task_id, message_id) do nothing`,
     );
     this.selectMessage = database.prepare<[string, string], { seq: number; message: string }>(
       `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
     );
+    this.selectReply = database
+      .prepare<[string, string], string>(
+        `select message from ${MESSAGES_TABLE} where task_id = ? and reply_to = ? order by seq limit 1`,
+      )
+      .pluck();
     const history = (where: string, order: string) =>
       database
         .prepare<unknown[], string>(
@@ -91,6 +97,12 @@ export class SqliteCommandPath {
   findMessage(taskId: string, messageId: string): { seq: number; message: Message } | undefined {
     const row = this.selectMessage.get(taskId, messageId);
     return row && { seq: Number(row.seq), message: fromRow(row) };
+  }
+
+  /** The stored reply to a command message of the task, read now (call only when `usable`). */
+  findReply(taskId: string, commandId: string): Message | undefined {
+    const message = this.selectReply.get(taskId, commandId);
+    return message === undefined ? undefined : fromRow({ message });
   }
 
   /** The task's history, or part of it, read now (call only when `usable`). */
@@ -129,7 +141,8 @@ export class SqliteCommandPath {
         const taken = append.find((m) => this.selectMessage.get(taskId, m.messageId));
         if (taken) throw new MessageIdTakenError(taskId, taken.messageId);
       }
-      if (append.length > 0) this.appendMessages(taskId, append, this.nextSeq(taskId));
+      if (append.length > 0)
+        this.appendMessages(taskId, append, this.nextSeq(taskId), change.replyLink);
       if (!change.status && !change.metadata) return head;
       if (change.status) head.status = change.status(head.status);
       if (change.metadata)
@@ -168,7 +181,12 @@ export class SqliteCommandPath {
       if (!row) return undefined;
       const head = headOfRow(taskId, row);
       for (const subtask of effects.subtasks ?? []) this.insertTask(subtask, scope);
-      this.appendMessages(taskId, entries, this.nextSeq(taskId));
+      this.appendMessages(
+        taskId,
+        entries,
+        this.nextSeq(taskId),
+        replyLinkOf(entries, statusMessage),
+      );
       const status: TaskStatus = {
         state: head.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED,
         message: statusMessage,
@@ -194,14 +212,19 @@ export class SqliteCommandPath {
 
   private insertTask(task: Task, scope: TaskScope): void {
     // A new task's history starts at 0: no need to look for its end.
-    this.appendMessages(task.id, task.history, 0);
+    this.appendMessages(task.id, task.history, 0, replyLinkOf(task.history, task.status?.message));
     this.upsertTask.run(taskValuesOf(task, scope));
   }
 
-  private appendMessages(taskId: string, messages: Message[], first: number): void {
+  private appendMessages(
+    taskId: string,
+    messages: Message[],
+    first: number,
+    link?: ReplyLink,
+  ): void {
     messages.forEach((message, i) => {
-      const row = toRow(taskId, first + i, { ...message, taskId });
-      this.insertMessage.run(row.task_id, row.seq, row.message_id, row.message);
+      const row = toRow(taskId, first + i, { ...message, taskId }, link);
+      this.insertMessage.run(row.task_id, row.seq, row.message_id, row.message, row.reply_to);
     });
   }
 

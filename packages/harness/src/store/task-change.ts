@@ -2,6 +2,7 @@ import type { Message, Task, TaskStatus } from '@a2a-js/sdk';
 import type { TaskMetadata } from 'a2a-commands';
 import type { TaskHead } from 'a2a-commands/server';
 import type { AnyKysely } from './advisory-locks.js';
+import type { ReplyLink } from './messages-table.js';
 
 /** A write made in a task change's transaction; false vetoes the change. */
 export type AlongsideWrite = (db: AnyKysely) => Promise<boolean | void>;
@@ -11,6 +12,8 @@ export interface TaskChange {
   /** Checked on the stored head before anything is written: an error it returns is thrown. */
   refuse?: (current: TaskHead) => Error | undefined;
   append?: Message[];
+  /** When `append` is a command and its reply: the link retries find the reply by. */
+  replyLink?: ReplyLink;
   status?: (current: TaskStatus | undefined) => TaskStatus | undefined;
   metadata?: (current: TaskMetadata) => TaskMetadata;
   /**

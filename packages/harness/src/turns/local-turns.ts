@@ -2,12 +2,21 @@ import type { TaskStatus } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { abortTurn, newTurn, type Turn } from './turn.js';
 import { TurnQueue } from './turn-queue.js';
-import type { CancelWrite, SchedulerDeps, TurnRequest, TurnScheduler } from './turn-scheduler.js';
+import {
+  queueFullError,
+  type Admission,
+  type CancelWrite,
+  type SchedulerDeps,
+  type TurnRequest,
+  type TurnScheduler,
+} from './turn-scheduler.js';
 
 /** Turns queued and run in this process: one harness per database (SQLite). */
 export class LocalTurns implements TurnScheduler {
   private readonly queue: TurnQueue;
   private readonly contexts = new WeakMap<Turn, ServerCallContext>();
+  /** By task: turns whose message is being stored or is stored, not yet queued. */
+  private readonly admitted = new Map<string, Set<string>>();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.queue = new TurnQueue(async (turn) => {
@@ -28,15 +37,41 @@ export class LocalTurns implements TurnScheduler {
     return this.queue.waitingTotal();
   }
 
-  recordWrite(): undefined {
-    return undefined;
+  /**
+   * The check runs in the store's write, which on this database is atomic for
+   * the process (one synchronous change, or under the task's lock): the count
+   * it reads includes every message admitted before it, queued or not yet.
+   */
+  admit(request: TurnRequest, _context: ServerCallContext, limit: number): Admission {
+    const { taskId, turnId } = request;
+    return {
+      refuse: () => {
+        const admitted = this.admitted.get(taskId) ?? new Set<string>();
+        const others =
+          (this.queue.busy(taskId) ? 1 : 0) +
+          this.queue.queued(taskId) +
+          admitted.size -
+          (admitted.has(turnId) ? 1 : 0);
+        // One turn runs, `limit` wait.
+        if (others > limit) return queueFullError(taskId, limit);
+        this.admitted.set(taskId, admitted.add(turnId));
+        return undefined;
+      },
+      abandon: () => this.forget(request),
+    };
   }
 
   start(request: TurnRequest, context: ServerCallContext): Promise<TaskStatus | undefined> {
+    this.forget(request);
     const turn = newTurn(request.taskId, request.turnId);
     this.contexts.set(turn, context);
     this.queue.enqueue(turn);
     return turn.done.then(() => turn.ended);
+  }
+
+  private forget({ taskId, turnId }: TurnRequest): void {
+    const admitted = this.admitted.get(taskId);
+    if (admitted?.delete(turnId) && admitted.size === 0) this.admitted.delete(taskId);
   }
 
   async stop(taskId: string): Promise<boolean> {

@@ -2,19 +2,14 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
 import { secondsSince, type HarnessMetrics } from '../metrics/harness-metrics.js';
-import {
-  InLoopModelStreams,
-  isAbortError,
-  type ModelCatalog,
-  type ModelStreams,
-} from '../models/index.js';
+import { InLoopModelStreams, type ModelCatalog, type ModelStreams } from '../models/index.js';
 import { requestLog } from '../request-scope.js';
 import { settingsOf } from '../settings.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import { modelContext } from './model-context.js';
 import type { TaskEvents } from './task-events.js';
 import { abortReasonOf, type Turn } from './turn.js';
-import type { TurnEnding } from './turn-endings.js';
+import { endingAfterAbort, type TurnEnding } from './turn-endings.js';
 import { DEFAULT_TURN_OPTIONS, type TurnOptions } from './turn-options.js';
 import { answerChunk } from './turn-events.js';
 
@@ -33,15 +28,15 @@ export interface ModelTurnDeps {
 /**
  * The model part of a turn: the task's settings and context in, the answer
  * streamed to the task's open streams as artifact chunks, and how it ended
- * out. It writes nothing: the lifecycle stores the ending. Undefined when the
- * turn was canceled or the server shuts down: those end it themselves.
+ * out. It writes nothing: the lifecycle stores the ending, or leaves it to
+ * whoever aborted the turn (`writerOf`).
  */
 export async function streamAnswer(
   deps: ModelTurnDeps,
   turn: Turn,
   head: TaskHead,
   context: ServerCallContext,
-): Promise<TurnEnding | undefined> {
+): Promise<TurnEnding> {
   const { store, catalog, events, logger, metrics } = deps;
   const started = process.hrtime.bigint();
   const { taskId, turnId } = turn;
@@ -92,9 +87,9 @@ export async function streamAnswer(
     }
     return { kind: 'finished', text: result.text, usage: result.usage, cut: result.cut };
   } catch (error) {
+    // An aborted turn ends as its abort says, whatever the model call threw as it was cut off.
     const aborted = abortReasonOf(turn);
-    if (aborted === 'stopped') return { kind: 'stopped', text: published };
-    if (aborted && isAbortError(error)) return undefined;
+    if (aborted) return endingAfterAbort(aborted, published);
     const reason = error instanceof Error ? error.message : String(error);
     requestLog(context, logger).warn({ taskId, modelId, err: reason }, 'model turn failed');
     metrics?.modelError(providerOf(modelId, catalog));

@@ -9,9 +9,14 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TaskEvents, type TaskEvent } from './task-events.js';
+import { abortTurn, newTurn } from './turn.js';
 import {
   EMPTY_ANSWER,
+  endingAfterAbort,
+  endingFromOutside,
   isStoppedAnswer,
+  labelOf,
+  writerOf,
   STOPPED_BEFORE_ANSWER,
   TURN_FAILED_NOTE,
   TurnEndings,
@@ -164,5 +169,57 @@ describe('TurnEndings', () => {
     expect(head).toBeUndefined();
     expect(stream.seen).toEqual([]);
     expect((await store.load(task.id, context))!.history).toHaveLength(1);
+  });
+
+  it('canceled: the task ends for good, with no message, and the waiting streams get the final event', async () => {
+    const { stored, finals } = await end({ kind: 'canceled' }, undefined, ['m1', '']);
+    expect(stored.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(stored.status?.message).toBeUndefined();
+    expect(stored.history).toHaveLength(1);
+    expect(finals.map((e) => [e.turnId, e.final])).toEqual([
+      ['m1', true],
+      ['', true],
+    ]);
+  });
+});
+
+describe('who writes each ending', () => {
+  const every: TurnEnding[] = [
+    { kind: 'finished', text: 'a', usage: { inputTokens: 0, outputTokens: 0 } },
+    { kind: 'model-error', reason: 'r' },
+    { kind: 'stopped', text: '' },
+    { kind: 'failed' },
+    { kind: 'interrupted', note: 'n' },
+    { kind: 'canceled' },
+  ];
+
+  it('the turn writes what its model part saw; cancel and shutdown write theirs from outside', () => {
+    expect(every.map((ending) => [ending.kind, writerOf(ending), labelOf(ending)])).toEqual([
+      ['finished', 'turn', 'answered'],
+      ['model-error', 'turn', 'model_error'],
+      ['stopped', 'turn', 'stopped'],
+      ['failed', 'turn', 'failed'],
+      ['interrupted', 'outside', 'shutdown'],
+      ['canceled', 'outside', 'canceled'],
+    ]);
+  });
+
+  it('an abort decides the ending: a stop keeps the answer so far, cancel and shutdown end it from outside', () => {
+    expect(endingAfterAbort('stopped', 'so far')).toEqual({ kind: 'stopped', text: 'so far' });
+    expect(endingAfterAbort('canceled', 'so far')).toEqual({ kind: 'canceled' });
+    expect(endingAfterAbort('shutdown', '').kind).toBe('interrupted');
+    const turn = () => newTurn('t', 'm');
+    const stopped = turn();
+    abortTurn(stopped, 'stopped');
+    expect(endingFromOutside(stopped)).toBeUndefined();
+    const canceled = turn();
+    abortTurn(canceled, 'canceled');
+    expect(endingFromOutside(canceled)).toEqual({ kind: 'canceled' });
+    expect(endingFromOutside(turn())).toBeUndefined();
+  });
+
+  it('an unknown kind does not compile', () => {
+    // @ts-expect-error: the union is closed
+    expect(() => writerOf({ kind: 'paused' })).toThrow(/unknown turn ending/);
   });
 });

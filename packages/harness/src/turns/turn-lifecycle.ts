@@ -13,9 +13,9 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import type { TaskHead } from 'a2a-commands/server';
+import { withoutReplyTags, type TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
-import type { HarnessMetrics, TurnEnding as EndingLabel } from '../metrics/harness-metrics.js';
+import type { HarnessMetrics } from '../metrics/harness-metrics.js';
 import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
@@ -23,10 +23,16 @@ import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
-import { abortReasonOf, type Turn } from './turn.js';
-import { TurnEndings, type TurnEnding } from './turn-endings.js';
+import type { Turn } from './turn.js';
+import {
+  endingFromOutside,
+  labelOf,
+  TurnEndings,
+  writerOf,
+  type TurnEnding,
+} from './turn-endings.js';
 import { status, statusEvent, TERMINAL_STATES } from './turn-events.js';
-import type { SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
+import type { Admission, SchedulerDeps, TurnScheduler } from './turn-scheduler.js';
 
 export interface TurnLifecycleOptions {
   store: HarnessTaskStore;
@@ -89,11 +95,12 @@ export class TurnLifecycle {
 
   /** Accept: checks the message, stores it, and queues its turn. Nothing is stored when a check fails. */
   async accept(params: SendMessageRequest, context: ServerCallContext): Promise<Accepted> {
-    const incoming = checkMessage(params.message);
+    const incoming = withoutClaimedTags(checkMessage(params.message));
     const { store } = this.options;
     let head: TaskHead | undefined;
     let message: Message;
     let events: EventSubscription | undefined;
+    let admission: Admission | undefined;
     try {
       if (incoming.taskId) {
         const taskId = requireTaskId(incoming.taskId);
@@ -106,23 +113,24 @@ export class TurnLifecycle {
             `contextId mismatch: message contextId '${incoming.contextId}' does not match task '${taskId}' contextId '${head.contextId}'`,
           );
         }
-        const limit = this.options.maxQueuedPerTask ?? Infinity;
+        // Only for the state written: the queue's limit is checked in the write itself.
         const busy = await this.scheduler.busy(taskId);
-        if (busy && (await this.scheduler.queued(taskId)) >= limit) {
-          throw new UnsupportedOperationError(
-            `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
-          );
-        }
         message = { ...incoming, taskId, contextId: head.contextId };
         const request = { taskId, turnId: message.messageId };
         events = this.events.subscribe(taskId, hangUpSignal(context));
+        admission = this.scheduler.admit(
+          request,
+          context,
+          this.options.maxQueuedPerTask ?? Infinity,
+        );
+        const admit = admission;
         head = await store.update(taskId, context, {
           // Again where it is written: a CancelTask may have ended the task since.
-          refuse: endedError,
+          refuse: (current) => endedError(current) ?? admit.refuse(),
           append: [message],
           appendOnce: true,
           status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
-          alongside: this.scheduler.recordWrite(request, context),
+          alongside: admit.alongside,
         });
         if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
       } else {
@@ -138,15 +146,13 @@ export class TurnLifecycle {
           metadata: {},
         };
         events = this.events.subscribe(id, hangUpSignal(context));
-        await store.create(
-          task,
-          context,
-          {},
-          this.scheduler.recordWrite({ taskId: id, turnId: message.messageId }, context),
-        );
+        // A new task: nothing waits on it yet, so the admission only records the turn.
+        admission = this.scheduler.admit({ taskId: id, turnId: message.messageId }, context, 0);
+        await store.create(task, context, {}, admission.alongside);
         head = { id, contextId, status: task.status, metadata: {} };
       }
     } catch (error) {
+      admission?.abandon();
       events?.close();
       throw error;
     }
@@ -172,10 +178,11 @@ export class TurnLifecycle {
     if (TERMINAL_STATES.has(state))
       throw new TaskNotCancelableError(`Task ${taskId} has already ended.`);
     await this.scheduler.cancel({ id: taskId, contextId: head.contextId }, (alongside) =>
-      store.update(taskId, context, {
-        status: () => status(TaskState.TASK_STATE_CANCELED),
-        alongside,
-      }),
+      // The scheduler announces the final event: it knows which turns were dropped.
+      this.endings.end(
+        { taskId, contextId: head.contextId, context, turnIds: [], fence: alongside },
+        { kind: 'canceled' },
+      ),
     );
   }
 
@@ -215,28 +222,27 @@ export class TurnLifecycle {
       contextId = head.contextId;
       const started = await this.markWorking(turn, head, context);
       if (!started) return;
-      const ending = await (this.options.streamAnswer ?? streamAnswer)(
+      const streamed = await (this.options.streamAnswer ?? streamAnswer)(
         this.options,
         turn,
         started,
         context,
       );
-      // Cancel and shutdown write their own ending; a stop is written here, with the answer so far.
-      const aborted = abortReasonOf(turn);
-      if (!ending || aborted === 'canceled' || aborted === 'shutdown') {
-        this.options.metrics?.turnEnded(aborted === 'shutdown' ? 'shutdown' : 'canceled');
+      // An ending written from outside (cancel, shutdown) wins over what the model part saw.
+      const ending = endingFromOutside(turn) ?? streamed;
+      if (writerOf(ending) === 'outside') {
+        this.options.metrics?.turnEnded(labelOf(ending));
         return;
       }
       await this.end(turn, contextId, context, ending);
-      this.options.metrics?.turnEnded(turn.ended ? LABELS[ending.kind] : 'abandoned');
+      this.options.metrics?.turnEnded(turn.ended ? labelOf(ending) : 'abandoned');
     } catch (error) {
       requestLog(context, this.options.logger).error(
         { err: error, taskId: turn.taskId },
         'turn failed outside the model call',
       );
-      // Cancel and shutdown write their own ending (a store closing under a shutdown lands here).
-      const aborted = abortReasonOf(turn);
-      if (aborted === 'canceled' || aborted === 'shutdown') return;
+      // A store closing under a shutdown lands here: that ending is written from outside.
+      if (endingFromOutside(turn)) return;
       await this.endFailed(turn, context, contextId);
     }
   }
@@ -302,15 +308,6 @@ export class TurnLifecycle {
   }
 }
 
-/** How each ending is counted in the metrics. */
-const LABELS: Record<TurnEnding['kind'], EndingLabel> = {
-  finished: 'answered',
-  'model-error': 'model_error',
-  stopped: 'stopped',
-  failed: 'failed',
-  interrupted: 'shutdown',
-};
-
 /** Ordinary messages are refused once a task has ended: on this harness CancelTask is for good. */
 function endedError(head: TaskHead): UnsupportedOperationError | undefined {
   const state = head.status?.state ?? 0;
@@ -323,6 +320,15 @@ function endedError(head: TaskHead): UnsupportedOperationError | undefined {
 export function requireTaskId(id: string | undefined): string {
   if (!id || id.trim() === '') throw new RequestMalformedError('a task id is required');
   return id;
+}
+
+/**
+ * An ordinary message keeps no `command` or `task_ref` its sender put in its
+ * metadata: stored, those tags mark the command path's own messages, which the
+ * model never sees (SEMANTICS §3) and whose replies retries look for (§8).
+ */
+function withoutClaimedTags(message: Message): Message {
+  return message.metadata ? { ...message, metadata: withoutReplyTags(message.metadata) } : message;
 }
 
 /** The checks the SDK skips: a message needs an id, a user role and at least one part. */

@@ -1,4 +1,5 @@
 import type { TaskStatus } from '@a2a-js/sdk';
+import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
@@ -23,6 +24,27 @@ export interface SchedulerDeps {
   run(turn: Turn, context: ServerCallContext): Promise<void>;
 }
 
+/**
+ * What storing a turn's message does with it, in the same write: the check of
+ * limits.queuedPerTask, and the record of the turn where the scheduler keeps it.
+ * Checked anywhere else, messages sent at one moment would all pass.
+ */
+export interface Admission {
+  /** Run inside the write, after the stored head is read: an error refuses the message. */
+  refuse(): Error | undefined;
+  /** Written first in the write's transaction; it may throw to refuse the message. */
+  alongside?: AlongsideWrite;
+  /** The write did not store the message: the turn is forgotten. */
+  abandon(): void;
+}
+
+/** limits.queuedPerTask is reached: -32004, with a message that says what to do. */
+export function queueFullError(taskId: string, limit: number): UnsupportedOperationError {
+  return new UnsupportedOperationError(
+    `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
+  );
+}
+
 /** Writes the canceled state, with `alongside` in the same transaction. */
 export type CancelWrite = (alongside?: AlongsideWrite) => Promise<TaskHead | undefined>;
 
@@ -38,8 +60,11 @@ export interface TurnScheduler {
   queued(taskId: string): Promise<number>;
   /** How many turns wait behind a running one, over all tasks (for the queue-depth metric). */
   waiting(): Promise<number>;
-  /** What must be written with the turn's message, in its transaction, if anything. */
-  recordWrite(turn: TurnRequest, context: ServerCallContext): AlongsideWrite | undefined;
+  /**
+   * What the write that stores the turn's message must do (`Admission`): the
+   * task may then have one turn running and at most `limit` waiting.
+   */
+  admit(turn: TurnRequest, context: ServerCallContext, limit: number): Admission;
   /**
    * Called once the message is stored: the turn runs when its time comes.
    * Resolves, with the status the turn stored as it ended, when its last event

@@ -1,0 +1,99 @@
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { AnyKysely } from './advisory-locks.js';
+import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
+
+/**
+ * The harness's own tables, in versions: each migration runs once per
+ * database, in name order, recorded in `a2a_harness_migrations` (kysely's
+ * Migrator, which also keeps two instances starting together from running one
+ * twice). A database made before this list existed starts at the first, which
+ * finds its table already there.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-messages': {
+    up: (db) => createMessagesTable(db as Kysely<MessagesTable>),
+  },
+  '0002-reply-links': {
+    async up(db) {
+      await db.schema.alterTable(MESSAGES_TABLE).addColumn('reply_to', 'text').execute();
+      await db.schema
+        .createIndex(`${MESSAGES_TABLE}_reply`)
+        .on(MESSAGES_TABLE)
+        .columns(['task_id', 'reply_to'])
+        .where(sql.ref('reply_to'), 'is not', null)
+        .execute();
+      await linkStoredReplies(db as Kysely<MessagesTable>);
+    },
+  },
+};
+
+/** Brings the harness's tables up to the latest version. */
+export async function migrateHarnessTables(db: AnyKysely): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
+    migrationTableName: 'a2a_harness_migrations',
+    migrationLockTableName: 'a2a_harness_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(
+      `migrating the harness's tables failed${failed ? ` at ${failed}` : ''}: ${String(error)}`,
+    );
+  }
+}
+
+/** Rows read at a time while linking stored replies. */
+const LINK_BATCH = 1000;
+
+interface TaggedRow {
+  task_id: string;
+  seq: number;
+  message_id: string;
+  message: string;
+}
+
+/**
+ * Links the replies stored before replies named their command. Those were
+ * written with their command in one write, side by side: a user message
+ * tagged `command` at one place, its tagged agent reply at the next.
+ */
+async function linkStoredReplies(db: Kysely<MessagesTable>): Promise<void> {
+  let previous: (TaggedRow & { command: boolean; reply: boolean }) | undefined;
+  for (;;) {
+    const after = previous
+      ? sql`and (task_id, seq) > (${previous.task_id}, ${previous.seq})`
+      : sql``;
+    // Only rows that mention a command are parsed: the others cannot be either side of a link.
+    const { rows } = await sql<TaggedRow>`
+      select task_id, seq, message_id, message from ${sql.table(MESSAGES_TABLE)}
+      where message like '%"command"%' ${after}
+      order by task_id, seq limit ${LINK_BATCH}`.execute(db);
+    for (const row of rows) {
+      const parsed = JSON.parse(row.message) as { role?: string; metadata?: { command?: unknown } };
+      const tagged = typeof parsed.metadata?.command === 'string';
+      const current = {
+        ...row,
+        seq: Number(row.seq),
+        command: tagged && parsed.role === 'ROLE_USER',
+        reply: tagged && parsed.role === 'ROLE_AGENT',
+      };
+      if (
+        current.reply &&
+        previous?.command &&
+        previous.task_id === current.task_id &&
+        previous.seq + 1 === current.seq
+      ) {
+        await db
+          .updateTable(MESSAGES_TABLE)
+          .set({ reply_to: previous.message_id })
+          .where('task_id', '=', current.task_id)
+          .where('seq', '=', current.seq)
+          .execute();
+      }
+      previous = current;
+    }
+    if (rows.length < LINK_BATCH) return;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A database made by the previous release (test/fixtures, made by
+ * make-release-databases.ts) opens with this one: its tasks, histories and
+ * metadata are all there, and every command stored before replies were linked
+ * to their commands still gets its own stored reply when it is sent again.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/store/index.js';
+import { freshPostgresDatabase } from 'a2a-testing/databases';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+interface Manifest {
+  tasks: string[];
+  replies: { taskId: string; command: { messageId: string }; replyId: string }[];
+  turns: { taskId: string; message: { messageId: string; parts: { text: string }[] } }[];
+}
+
+const manifestOf = (name: string): Manifest =>
+  JSON.parse(readFileSync(path.join(fixtures, name), 'utf8')) as Manifest;
+
+async function releaseSqlite(): Promise<{ options: { dataDir: string }; drop(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-release-'));
+  copyFileSync(path.join(fixtures, 'release-tasks.db'), path.join(dataDir, 'tasks.db'));
+  return { options: { dataDir }, drop: async () => undefined };
+}
+
+async function releasePostgres(): Promise<{
+  options: { databaseUrl: string };
+  drop(): Promise<void>;
+}> {
+  const database = await freshPostgresDatabase('release');
+  execFileSync('psql', [
+    '--quiet',
+    '--set=ON_ERROR_STOP=1',
+    '--dbname',
+    database.url,
+    '--file',
+    path.join(fixtures, 'release-postgres.sql'),
+  ]);
+  return { options: { databaseUrl: database.url }, drop: database.drop };
+}
+
+describe.each([
+  { kind: 'sqlite', open: releaseSqlite, manifest: manifestOf('release-sqlite.json') },
+  { kind: 'postgres', open: releasePostgres, manifest: manifestOf('release-postgres.json') },
+])('a database made by the previous release, on $kind', ({ open, manifest }) => {
+  let harness: TestHarness | undefined;
+  let drop = async () => undefined as void;
+  afterAll(async () => {
+    await harness?.stop();
+    await drop();
+  });
+
+  it('keeps every task, message and setting, and each old command sent again gets its own reply', async () => {
+    const release = await open();
+    drop = release.drop;
+    harness = await startHarness({ ...release.options, config: { offline: { latencyMs: 0 } } });
+    const url = harness.url;
+    const listed = (await rpc(url, 'ListTasks', {})).body.result.tasks as { id: string }[];
+    for (const taskId of manifest.tasks) expect(listed.map((t) => t.id)).toContain(taskId);
+    const first = (await rpc(url, 'GetTask', { id: manifest.tasks[0] })).body.result;
+    expect(first.metadata['a2a-harness']).toMatchObject({
+      title: 'An old task',
+      model: 'offline/echo',
+    });
+    const historyBefore = first.history.map((m: { messageId: string }) => m.messageId);
+    for (const { taskId, command, replyId } of manifest.replies) {
+      const again = await rpc(url, 'SendMessage', { message: command });
+      expect(again.body.error).toBeUndefined();
+      expect(again.body.result.task.id).toBe(taskId);
+      expect(again.body.result.task.status.message.messageId).toBe(replyId);
+    }
+    for (const { taskId, message } of manifest.turns) {
+      const again = await rpc(url, 'SendMessage', { message: { ...message, taskId } });
+      const answer = again.body.result.task.status.message;
+      expect(answer.parts[0].text).toContain(`You said: ${message.parts[0]!.text}`);
+    }
+    // Nothing ran again, and the task goes on.
+    const after = (await rpc(url, 'GetTask', { id: manifest.tasks[0] })).body.result;
+    expect(after.history.map((m: { messageId: string }) => m.messageId)).toEqual(historyBefore);
+    const next = await rpc(url, 'SendMessage', {
+      message: userText('/title A newer title', { taskId: manifest.tasks[0] }),
+    });
+    expect(next.body.result.task.status.message.metadata).toEqual({ command: 'title' });
+  });
+});
+
+describe('the harness tables on a new PostgreSQL database', () => {
+  it('instances opening it together migrate it once, each to the latest version', async () => {
+    const fresh = await freshPostgresDatabase('migrate');
+    try {
+      const opened = await Promise.all([1, 2, 3].map(() => openDatabase(fresh.url)));
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from a2a_harness_migrations order by name`.execute(opened[0]!.db);
+      expect(rows.map((row) => row.name)).toEqual(['0001-messages', '0002-reply-links']);
+      await Promise.all(opened.map((database) => database.close()));
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it("the previous release's append, called as an instance of it would, still stores a command", async () => {
+    const fresh = await freshPostgresDatabase('shim');
+    execFileSync('psql', [
+      '--quiet',
+      '--set=ON_ERROR_STOP=1',
+      '--dbname',
+      fresh.url,
+      '--file',
+      path.join(fixtures, 'release-postgres.sql'),
+    ]);
+    const database = await openDatabase(fresh.url);
+    try {
+      const manifest = manifestOf('release-postgres.json');
+      const taskId = manifest.tasks[1]!;
+      const messageId = crypto.randomUUID();
+      const message = { messageId, role: 'ROLE_AGENT', parts: [{ text: 'from an old instance' }] };
+      // What the previous release sent: rows without a link, the status without its opening brace.
+      const statusTail = JSON.stringify({ message, timestamp: new Date().toISOString() }).slice(1);
+      await sql`select * from a2a_harness_append_reply_v1('', 'unknown', ${taskId},
+        ${JSON.stringify([{ message_id: messageId, message: JSON.stringify(message) }])},
+        ${statusTail}, ${Date.now()}, false, null, null, null, null)`.execute(database.db);
+      const { rows } = await sql<{
+        status: string;
+      }>`select status from tasks where id = ${taskId}`.execute(database.db);
+      const status = JSON.parse(rows[0]!.status) as {
+        state: string;
+        message: { messageId: string };
+      };
+      expect(status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(status.message.messageId).toBe(messageId);
+    } finally {
+      await database.close();
+      await fresh.drop();
+    }
+  });
+});
