@@ -100,7 +100,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const url = databaseUrl(options.dataDir, options.databaseUrl);
   // On PostgreSQL, instances may share the database: see docs/scaling.md.
   const shared = kindOf(url) === 'postgres';
-  const database = await openDatabase(url, shared ? [createClusterTables] : []);
+  const database = await openDatabase(url, shared ? [createClusterTables] : [], {}, (error) =>
+    logger.warn({ err: error.message }, 'database: lost a connection; the pool opens a new one'),
+  );
   logger.info({ database: redactUrl(url) }, 'database ready');
   const store = new HarnessTaskStore(database.db, {
     onWrite: (seconds) => metrics.dbWrite(seconds),

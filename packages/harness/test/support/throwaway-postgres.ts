@@ -12,6 +12,11 @@ import path from 'node:path';
 export interface ThrowawayPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string;
+  /** `pg_ctl restart -m fast`: every connection is ended, and the server is back when this returns. */
+  restart(): void;
+  /** `pg_ctl stop -m fast`, keeping the files: the database is down until `resume`. */
+  halt(): void;
+  resume(): void;
   stop(): void;
 }
 
@@ -60,7 +65,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const data = path.join(dir, 'data');
   run(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
   const port = await freePort();
-  run(path.join(bin, 'pg_ctl'), [
+  const serverOptions = [
     '-D',
     data,
     '-l',
@@ -68,10 +73,19 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     '-o',
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
     '-w',
-    'start',
-  ]);
+  ];
+  run(path.join(bin, 'pg_ctl'), [...serverOptions, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    restart() {
+      run(path.join(bin, 'pg_ctl'), [...serverOptions, '-m', 'fast', 'restart']);
+    },
+    halt() {
+      run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    resume() {
+      run(path.join(bin, 'pg_ctl'), [...serverOptions, 'start']);
+    },
     stop() {
       spawnSync(
         asRoot ? 'runuser' : path.join(bin, 'pg_ctl'),
