@@ -67,6 +67,29 @@ afterAll(async () => {
   postgres?.stop();
 }, 60_000);
 
+/** The turn rows of `taskId`, and which instance each names. */
+async function turnRows(taskId: string): Promise<{ turn_id: string; instance: string | null }[]> {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  try {
+    const result = await admin.query(
+      'select turn_id, instance from a2a_harness_turns where task_id = $1',
+      [taskId],
+    );
+    return result.rows;
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Settles with `promise`, or fails the test after `ms` instead of hanging it. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting`)), ms)),
+  ]);
+}
+
 describe('a harness whose PostgreSQL goes away', () => {
   it('keeps running when the server ends its idle pool connections and its LISTEN connection', async () => {
     // Fill the pool with idle connections first.
@@ -115,5 +138,35 @@ describe('a harness whose PostgreSQL goes away', () => {
     await Promise.all(load);
     expect(alive()).toBe(true);
     await servingAgain();
+  });
+
+  it('a turn that ends while the server is down has its ending written when it is back; the task does not stay WORKING', async () => {
+    const said = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
+    const { events } = await rpcStream(harness.listeningUrl, 'SendStreamingMessage', {
+      message: userText(said),
+    });
+    const task = (await events.next()).result.task;
+    // The model is streaming: everything the turn reads before it is read.
+    while (!(await events.next()).result.artifactUpdate);
+    postgres.halt();
+    // The answer (200 words at 10 ms) is done within this; its ending cannot be written.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    postgres.resume();
+    const rest = await within(events.rest(), 20_000, 'the final event');
+    const final = rest.at(-1).result.statusUpdate;
+    expect(final.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(final.status.message.parts[0].text).toContain(`You said: ${said}`);
+    await servingAgain();
+    const stored = (await rpc(harness.listeningUrl, 'GetTask', { id: task.id })).body.result;
+    expect(stored.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(stored.history.at(-1).parts[0].text).toContain(`You said: ${said}`);
+    await waitFor(async () => ((await turnRows(task.id)).length === 0 ? true : undefined), 'no row');
+    // The task takes its next message.
+    const next = await within(
+      rpc(harness.listeningUrl, 'SendMessage', { message: userText('again', { taskId: task.id }) }),
+      20_000,
+      'the next message',
+    );
+    expect(next.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   });
 });

@@ -7,6 +7,7 @@ import {
   lockForTransaction,
   ownerContext,
   type AlongsideWrite,
+  retryWhileUnreachable,
   type AnyKysely,
 } from '../store/index.js';
 import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
@@ -409,7 +410,11 @@ export class ClusterTurns implements TurnScheduler {
     // Cancel and shutdown remove the row themselves, with their own write; a stopped turn has ended here.
     const aborted = abortReasonOf(turn);
     if (aborted !== 'canceled' && aborted !== 'shutdown') {
-      await this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute();
+      // A row left behind would name this instance for a turn it no longer runs.
+      await retryWhileUnreachable(
+        () => this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute(),
+        { giveUp: () => this.closing },
+      );
     }
   }
 

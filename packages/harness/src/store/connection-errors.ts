@@ -32,3 +32,27 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   const inner = (error as { errors?: unknown[] }).errors ?? [];
   return inner.some(isDatabaseUnreachable) || isDatabaseUnreachable(error.cause);
 }
+
+/** Waits between tries while the database is unreachable: quickly at first, then every 5 s. */
+const RETRY_MS = [100, 250, 500, 1000, 2000, 5000];
+
+/**
+ * Runs `write` until the database takes it: a write that must not be lost
+ * (a turn's ending) waits out an outage instead of failing. Any other error,
+ * or `giveUp()` turning true, ends the tries with the error.
+ */
+export async function retryWhileUnreachable<T>(
+  write: (attempt: number) => Promise<T>,
+  options: { giveUp?: () => boolean; onWait?: (error: Error, attempt: number) => void } = {},
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write(attempt);
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || options.giveUp?.()) throw error;
+      options.onWait?.(error as Error, attempt);
+      const delay = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)];
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

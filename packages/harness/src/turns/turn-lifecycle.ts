@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { HarnessMetrics, TurnEnding as EndingLabel } from '../metrics/harness-metrics.js';
 import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
-import { ownerContext, type HarnessTaskStore } from '../store/index.js';
+import { ownerContext, retryWhileUnreachable, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
 import { streamAnswer } from './model-turn.js';
@@ -249,7 +249,10 @@ export class TurnLifecycle {
   ): Promise<void> {
     try {
       this.options.metrics?.turnEnded('failed');
-      contextId ??= (await this.options.store.loadHead(turn.taskId, context))?.contextId;
+      contextId ??= await retryWhileUnreachable(
+        async () => (await this.options.store.loadHead(turn.taskId, context))?.contextId,
+        this.outageRetry(turn, context),
+      );
       if (contextId) await this.end(turn, contextId, context, { kind: 'failed' });
     } catch (error) {
       requestLog(context, this.options.logger).error(
@@ -288,17 +291,66 @@ export class TurnLifecycle {
     return started;
   }
 
+  /**
+   * Writes the turn's ending; while the database is unreachable it keeps
+   * trying, so that the task does not stay working once it is back. A try
+   * after the first writes only while the task is still working: the one
+   * before may have been stored with its answer lost on the way back.
+   */
   private async end(
     turn: Turn,
     contextId: string,
     context: ServerCallContext,
     ending: TurnEnding,
   ): Promise<void> {
-    const ended = await this.endings.end(
-      { taskId: turn.taskId, contextId, context, turnIds: [turn.turnId], fence: turn.fence },
-      ending,
+    const target = {
+      taskId: turn.taskId,
+      contextId,
+      context,
+      turnIds: [turn.turnId],
+      fence: turn.fence,
+    };
+    turn.ended = await retryWhileUnreachable(
+      async (attempt) => {
+        if (attempt === 0) return (await this.endings.end(target, ending))?.status;
+        const ended = await this.endings.end(
+          { ...target, onlyWhile: [TaskState.TASK_STATE_WORKING] },
+          ending,
+        );
+        if (ended) return ended.status;
+        return this.announceStoredEnding(turn, contextId, context);
+      },
+      this.outageRetry(turn, context),
     );
-    turn.ended = ended?.status;
+  }
+
+  /** The ending a lost answer stored: its final event goes out now. */
+  private async announceStoredEnding(
+    turn: Turn,
+    contextId: string,
+    context: ServerCallContext,
+  ): Promise<TaskStatus | undefined> {
+    const head = await this.options.store.loadHead(turn.taskId, context);
+    if (!head?.status || head.status.state === TaskState.TASK_STATE_WORKING) return undefined;
+    this.endings.announce({ id: turn.taskId, contextId }, head.status, [turn.turnId]);
+    return head.status;
+  }
+
+  /** Cancel and shutdown write their own ending: a turn they aborted stops trying. */
+  private outageRetry(turn: Turn, context: ServerCallContext) {
+    return {
+      giveUp: () => {
+        const aborted = abortReasonOf(turn);
+        return aborted === 'canceled' || aborted === 'shutdown';
+      },
+      onWait: (error: Error, attempt: number) => {
+        if (attempt === 0)
+          requestLog(context, this.options.logger).warn(
+            { err: error.message, taskId: turn.taskId },
+            "database unreachable: the turn's ending is written when it is back",
+          );
+      },
+    };
   }
 }
 
