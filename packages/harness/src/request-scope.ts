@@ -69,3 +69,8 @@ export function hangUpSignal(context: ServerCallContext | undefined): AbortSigna
   }
   return scope.hangUp.signal;
 }
+
+/** The response of the request `context` belongs to; undefined outside a request. */
+export function responseOf(context: ServerCallContext | undefined): ServerResponse | undefined {
+  return scopeOf(context)?.res;
+}

@@ -86,7 +86,9 @@ async function turnRows(taskId: string): Promise<{ turn_id: string; instance: st
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([
     promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting`)), ms)),
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what}: still waiting`)), ms),
+    ),
   ]);
 }
 
@@ -160,7 +162,10 @@ describe('a harness whose PostgreSQL goes away', () => {
     const stored = (await rpc(harness.listeningUrl, 'GetTask', { id: task.id })).body.result;
     expect(stored.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(stored.history.at(-1).parts[0].text).toContain(`You said: ${said}`);
-    await waitFor(async () => ((await turnRows(task.id)).length === 0 ? true : undefined), 'no row');
+    await waitFor(
+      async () => ((await turnRows(task.id)).length === 0 ? true : undefined),
+      'no row',
+    );
     // The task takes its next message.
     const next = await within(
       rpc(harness.listeningUrl, 'SendMessage', { message: userText('again', { taskId: task.id }) }),

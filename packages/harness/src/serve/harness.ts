@@ -31,6 +31,7 @@ import type { ApiKeys } from './api-keys.js';
 import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
 import { MessageRetries } from './message-retries.js';
+import { OpenStreams } from './open-streams.js';
 import { harnessCompletions, withCompletion } from './completion.js';
 import type { ArgumentCompletions } from 'a2a-commands/server';
 import { BEARER_SCHEME_NAME } from './auth.js';
@@ -198,7 +199,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     card,
     registry,
     requestHandler: hidingInternalErrors(
-      new MessageLimitsHandler(new MessageRetries(metered, { store, events }), limits),
+      new OpenStreams(
+        new MessageLimitsHandler(new MessageRetries(metered, { store, events }), limits),
+        limits,
+        logger,
+        options.apiKeys,
+      ),
       logger,
     ),
     limits,

@@ -26,7 +26,8 @@ export const DATABASE_UNREACHABLE_MESSAGE =
 export function isDatabaseUnreachable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08')))
+    return true;
   if (UNREACHABLE_MESSAGES.some((message) => error.message.includes(message))) return true;
   // An AggregateError (connecting to every address failed) or a wrapped cause.
   const inner = (error as { errors?: unknown[] }).errors ?? [];

@@ -138,7 +138,10 @@ export function postgresPoolOf(db: AnyKysely): pg.Pool | undefined {
 /** How long a request waits for a pooled connection before it fails: an outage answers promptly. */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 5000;
 
-function openPostgres(url: string, onConnectionLost: (error: Error) => void): Kysely<MessagesTable> {
+function openPostgres(
+  url: string,
+  onConnectionLost: (error: Error) => void,
+): Kysely<MessagesTable> {
   const pool = new pg.Pool({
     connectionString: url,
     max: POSTGRES_POOL_SIZE,
