@@ -21,6 +21,7 @@ import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, retryWhileUnreachable, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
+import { unansweredMessages } from './model-context.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
 import { abortReasonOf, type Turn } from './turn.js';
@@ -55,6 +56,10 @@ export interface Accepted {
   /** Settles, with the status the turn stored, when it has ended, if that is known in this process. */
   done: Promise<TaskStatus | undefined>;
 }
+
+/** The note each message that waited behind the running turn gets when a stop left it unrun. */
+export const QUEUED_AT_STOP =
+  'This message was waiting for the model when the server stopped, and was not run. Send it again, under a new messageId, to run it.';
 
 /**
  * A model turn's whole life, in order:
@@ -191,17 +196,25 @@ export class TurnLifecycle {
   async recover(note: string): Promise<string[]> {
     const ended: string[] = [];
     for (const row of await this.options.store.tasksLeftRunning()) {
+      const target = {
+        taskId: row.id,
+        contextId: row.contextId,
+        context: ownerContext(row.owner, row.tenant),
+        turnIds: [''],
+      };
+      // Read first: the running message and those queued behind it, oldest first.
+      const waiting = unansweredMessages(
+        await this.options.store.loadHistory(row.id, target.context),
+      );
       const head = await this.endings.end(
-        {
-          taskId: row.id,
-          contextId: row.contextId,
-          context: ownerContext(row.owner, row.tenant),
-          turnIds: [''],
-          onlyWhile: [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED],
-        },
+        { ...target, onlyWhile: [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED] },
         { kind: 'interrupted', note },
       );
-      if (head) ended.push(row.id);
+      if (!head) continue;
+      ended.push(row.id);
+      // Each queued message gets a note of its own: a retry of it finds its own outcome.
+      for (let i = 1; i < waiting.length; i++)
+        await this.endings.end(target, { kind: 'interrupted', note: QUEUED_AT_STOP });
     }
     return ended;
   }
