@@ -74,3 +74,8 @@ export function hangUpSignal(context: ServerCallContext | undefined): AbortSigna
 export function requestOf(context: ServerCallContext | undefined): IncomingMessage | undefined {
   return scopeOf(context)?.res.req;
 }
+
+/** The response of the request `context` belongs to; undefined outside a request. */
+export function responseOf(context: ServerCallContext | undefined): ServerResponse | undefined {
+  return scopeOf(context)?.res;
+}

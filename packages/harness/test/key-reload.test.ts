@@ -1,7 +1,8 @@
 /**
  * SIGHUP reloads the `--api-keys` file of a running `a2a-harness serve`: a
- * removed key is refused from the next request on, requests already in flight
- * finish, and a file that cannot be used leaves the old keys in force.
+ * removed key is refused from the next request on, its open streams end at
+ * once, other requests already in flight finish, and a file that cannot be
+ * used leaves the old keys in force.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { rpc, rpcStream, resultOf, userText, waitFor } from 'a2a-testing/http';
+import { REVOKED_STREAM_MESSAGE } from '../src/serve/open-streams.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -90,10 +92,67 @@ describe('SIGHUP', () => {
     expect(bobAnswer.status).toBe(200);
     expect(bobAnswer.body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(bobAnswer.body.result.task.status.message.parts[0].text).toContain('word39');
+    // Alice's stream was ended by the reload, with an error event, before her turn was done.
     const rest = await aliceStream.events.rest();
-    const last = resultOf(rest.at(-1));
-    expect(last.statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(rest.at(-1).error.message).toBe(REVOKED_STREAM_MESSAGE);
+    expect(rest.some((event) => event.result?.statusUpdate?.status?.message)).toBe(false);
     expect((await listTasks(BOB)).status).toBe(200);
+  });
+
+  it('a revoked key stops reading: its SubscribeToTask stream on an idle task and its streaming send end at the reload; other keys’ streams go on', async () => {
+    writeFileSync(keyFile, `bob=${BOB}\ncarol=${CAROL}\n`);
+    await hangUp();
+    const created = await rpc(
+      harness.url,
+      'SendMessage',
+      { message: userText('/help') },
+      as(CAROL),
+    );
+    const taskId = created.body.result.task.id;
+    const carolWatch = await rpcStream(harness.url, 'SubscribeToTask', { id: taskId }, as(CAROL));
+    expect(resultOf(await carolWatch.events.next()).task.id).toBe(taskId);
+    const carolTurn = await rpcStream(
+      harness.url,
+      'SendStreamingMessage',
+      { message: userText(slowText(60)) },
+      as(CAROL),
+    );
+    expect(resultOf(await carolTurn.events.next()).task).toBeDefined();
+    const bobTask = (await rpc(harness.url, 'SendMessage', { message: userText('/help') }, as(BOB)))
+      .body.result.task.id;
+    const bobWatch = await rpcStream(harness.url, 'SubscribeToTask', { id: bobTask }, as(BOB));
+    expect(resultOf(await bobWatch.events.next()).task.id).toBe(bobTask);
+
+    // Carol's key is rotated: the old one is gone, though Carol still has a key.
+    const CAROL_NEW = 'carol-new-key-0123456789abcdef';
+    writeFileSync(keyFile, `bob=${BOB}\ncarol=${CAROL_NEW}\n`);
+    await hangUp();
+    for (const stream of [carolWatch, carolTurn]) {
+      const rest = await stream.events.rest();
+      expect(rest.at(-1).error.message).toBe(REVOKED_STREAM_MESSAGE);
+    }
+    // The owner's next message on the task reaches no stream of the old key: both have ended.
+    const again = await rpc(
+      harness.url,
+      'SendMessage',
+      { message: userText('/help', { taskId }) },
+      as(CAROL_NEW),
+    );
+    expect(again.status).toBe(200);
+    expect((await rpc(harness.url, 'SubscribeToTask', { id: taskId }, as(CAROL))).status).toBe(401);
+    // Bob's stream is still open: it gets the reply to his next command.
+    await rpc(
+      harness.url,
+      'SendMessage',
+      { message: userText('/help', { taskId: bobTask }) },
+      as(BOB),
+    );
+    expect(resultOf(await bobWatch.events.next()).statusUpdate.metadata).toEqual({
+      command: 'help',
+    });
+    await bobWatch.events.cancel();
+    writeFileSync(keyFile, `bob=${BOB}\ncarol=${CAROL}\n`);
+    await hangUp();
   });
 
   it('a file that cannot be used leaves the old keys in force, and the server running', async () => {

@@ -16,6 +16,11 @@ const run = promisify(execFile);
 export interface ThrowawayPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string;
+  /** `pg_ctl restart -m fast`: every connection is ended, and the server is back when this settles. */
+  restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, keeping the files: the database is down until `resume`. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +31,9 @@ export interface LaunchingPostgres {
   ready: Promise<void>;
   /** Waits for the start to settle, then stops the server and removes its files. */
   stop(): Promise<void>;
+  restart(): Promise<void>;
+  halt(): Promise<void>;
+  resume(): Promise<void>;
 }
 
 function postgresBin(): string | undefined {
@@ -70,6 +78,15 @@ export async function launchThrowawayPostgres(): Promise<LaunchingPostgres> {
   const postgres = (command: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
   const pgCtl = path.join(bin, 'pg_ctl');
+  const serverOptions = [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-w',
+  ];
 
   const start = async () => {
     if (asRoot) {
@@ -88,16 +105,7 @@ export async function launchThrowawayPostgres(): Promise<LaunchingPostgres> {
       '-E',
       'UTF8',
     ]);
-    await postgres(pgCtl, [
-      '-D',
-      data,
-      '-l',
-      path.join(dir, 'server.log'),
-      '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-      '-w',
-      'start',
-    ]);
+    await postgres(pgCtl, [...serverOptions, 'start']);
   };
   const ready = start();
   // A start that fails is reported by whoever awaits `ready`; this keeps Node quiet until then.
@@ -106,6 +114,15 @@ export async function launchThrowawayPostgres(): Promise<LaunchingPostgres> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     ready,
+    async restart() {
+      await postgres(pgCtl, [...serverOptions, '-m', 'fast', 'restart']);
+    },
+    async halt() {
+      await postgres(pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    async resume() {
+      await postgres(pgCtl, [...serverOptions, 'start']);
+    },
     async stop() {
       await ready.catch(() => undefined);
       await postgres(pgCtl, ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
@@ -123,5 +140,6 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     await launching.stop();
     throw error;
   }
-  return { url: launching.url, stop: launching.stop };
+  const { url, restart, halt, resume, stop } = launching;
+  return { url, restart, halt, resume, stop };
 }

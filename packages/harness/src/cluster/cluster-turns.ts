@@ -7,6 +7,7 @@ import {
   lockForTransaction,
   ownerContext,
   type AlongsideWrite,
+  retryWhileUnreachable,
   type AnyKysely,
 } from '../store/index.js';
 import { abortTurn, newTurn, type Turn } from '../turns/turn.js';
@@ -29,6 +30,15 @@ const PRUNE_EVERY_MS = 60_000;
  * than this without a message, the process that made it has died.
  */
 const STRANDED_AFTER_MS = 5_000;
+
+/**
+ * How long a running instance's lock must be seen free, sweep after sweep,
+ * before its turns are taken over. A live instance whose LISTEN connection
+ * dropped gets its lock back when it reconnects (after 0.1 s, then backing off),
+ * and must not be taken for dead meanwhile. A lease renewed by each instance
+ * is the fuller answer; this grace covers a short drop.
+ */
+export const TAKEOVER_GRACE_MS = 3000;
 
 export interface ClusterTurnsOptions extends SchedulerDeps {
   db: AnyKysely;
@@ -59,6 +69,8 @@ export class ClusterTurns implements TurnScheduler {
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private lastPrune = 0;
+  /** Instances whose lock a sweep found free, and since when: each sweep since found it free too. */
+  private readonly freeSince = new Map<string, number>();
 
   constructor(private readonly options: ClusterTurnsOptions) {
     this.db = options.db as Kysely<ClusterTables>;
@@ -187,7 +199,7 @@ export class ClusterTurns implements TurnScheduler {
     this.sweeper = setInterval(() => {
       if (this.sweeping) return;
       this.sweeping = true;
-      this.sweep()
+      this.sweep(TAKEOVER_GRACE_MS)
         .then((ended) => ended.length > 0 && onEnded(ended))
         .catch((error: unknown) =>
           this.options.logger.error({ err: error }, 'cluster: sweep failed'),
@@ -215,7 +227,7 @@ export class ClusterTurns implements TurnScheduler {
    * does for one instance, then runs what waits behind them; claims waiting
    * turns nobody runs. Returns the tasks whose turns it ended.
    */
-  async sweep(): Promise<string[]> {
+  async sweep(graceMs = 0): Promise<string[]> {
     if (this.closing) return [];
     const ended: string[] = [];
     const owners = await this.db
@@ -226,8 +238,10 @@ export class ClusterTurns implements TurnScheduler {
       .where('instance', '!=', this.me)
       .execute();
     for (const { instance } of owners) {
-      ended.push(...(await this.recoverIfDead(instance!)));
+      ended.push(...(await this.recoverIfDead(instance!, graceMs)));
     }
+    for (const instance of this.freeSince.keys())
+      if (!owners.some((owner) => owner.instance === instance)) this.freeSince.delete(instance);
     const orphans = await this.db
       .selectFrom(`${TURNS_TABLE} as waiting`)
       .select('waiting.task_id')
@@ -275,7 +289,7 @@ export class ClusterTurns implements TurnScheduler {
     return ended;
   }
 
-  private async recoverIfDead(instance: string): Promise<string[]> {
+  private async recoverIfDead(instance: string, graceMs: number): Promise<string[]> {
     // The lock is free only when its instance's listening connection is gone. Holding it
     // while recovering keeps two survivors from ending the same turns.
     return this.db.connection().execute(async (connection) => {
@@ -284,8 +298,17 @@ export class ClusterTurns implements TurnScheduler {
       }>`select pg_try_advisory_lock(${sql.lit(LOCK_CLASS.instance)}, hashtext(${instance})) as dead`.execute(
         connection,
       );
-      if (!probe.rows[0]?.dead) return [];
+      if (!probe.rows[0]?.dead) {
+        this.freeSince.delete(instance);
+        return [];
+      }
       try {
+        const since = this.freeSince.get(instance) ?? Date.now();
+        if (Date.now() - since < graceMs) {
+          this.freeSince.set(instance, since);
+          return [];
+        }
+        this.freeSince.delete(instance);
         const rows = await this.db
           .selectFrom(TURNS_TABLE)
           .select(['task_id', 'turn_id'])
@@ -428,7 +451,11 @@ export class ClusterTurns implements TurnScheduler {
     }
     // An ending written from outside (cancel, shutdown) removes the row in its own write.
     if (!endingFromOutside(turn)) {
-      await this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute();
+      // A row left behind would name this instance for a turn it no longer runs.
+      await retryWhileUnreachable(
+        () => this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute(),
+        { giveUp: () => this.closing },
+      );
     }
   }
 

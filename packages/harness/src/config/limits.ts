@@ -35,6 +35,10 @@ export interface Limits {
   headersTimeoutMs: number;
   /** Milliseconds a client has to send a whole request, body included. */
   requestTimeoutMs: number;
+  /** SSE streams one principal may hold open at once; without keys, all callers together. */
+  streamsPerPrincipal: number;
+  /** Bytes written to one SSE stream and not yet taken by its client; past them it is dropped. */
+  streamBufferBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -53,6 +57,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxConnections: 4096,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  streamsPerPrincipal: 100,
+  streamBufferBytes: 1024 * 1024,
 });
 
 /** The limits in force: each key the config sets, the default for the others. */
@@ -91,5 +97,7 @@ export const LIMITS_SCHEMA = {
     maxConnections: { type: 'integer', minimum: 1, maximum: MAX },
     headersTimeoutMs: { type: 'integer', minimum: 1, maximum: MAX },
     requestTimeoutMs: { type: 'integer', minimum: 1, maximum: MAX },
+    streamsPerPrincipal: { type: 'integer', minimum: 1, maximum: MAX },
+    streamBufferBytes: { type: 'integer', minimum: 1, maximum: MAX },
   },
 } as const;

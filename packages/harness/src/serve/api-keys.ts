@@ -66,6 +66,23 @@ export class ApiKeys {
   replaceWith(next: ApiKeys): void {
     this.digests = next.digests;
     this.short = next.short;
+    for (const listener of this.replaced) listener();
+  }
+
+  private readonly replaced: (() => void)[] = [];
+
+  /** `listener` runs after each `replaceWith`: streams opened with a key now gone are ended then. */
+  onReplaced(listener: () => void): void {
+    this.replaced.push(listener);
+  }
+
+  /** Whether `digest` (from `holderOf`) is still the key of `principal`. */
+  stillHolds(digest: Buffer, principal: string): boolean {
+    let held = false;
+    for (const entry of this.digests) {
+      if (entry.principal === principal && timingSafeEqual(entry.digest, digest)) held = true;
+    }
+    return held;
   }
 
   get size(): number {
@@ -79,12 +96,17 @@ export class ApiKeys {
 
   /** The principal `key` belongs to, or undefined. Every stored key is compared, match or not. */
   principalOf(key: string): string | undefined {
+    return this.holderOf(key)?.principal;
+  }
+
+  /** The principal `key` belongs to, with the key's digest (kept instead of the key); undefined if none. */
+  holderOf(key: string): { principal: string; digest: Buffer } | undefined {
     const candidate = digestOf(key);
     let found: string | undefined;
     for (const { digest, principal } of this.digests) {
       if (timingSafeEqual(digest, candidate) && found === undefined) found = principal;
     }
-    return found;
+    return found === undefined ? undefined : { principal: found, digest: candidate };
   }
 }
 

@@ -21,7 +21,11 @@ export const UNAUTHENTICATED_MESSAGE =
 
 /** A caller who presented a valid key. Its name is what tasks are owned by. */
 export class Principal implements User {
-  constructor(readonly userName: string) {}
+  constructor(
+    readonly userName: string,
+    /** The digest of the key it presented: a stream it opened ends when that key is revoked. */
+    readonly keyDigest?: Buffer,
+  ) {}
   get isAuthenticated(): boolean {
     return true;
   }
@@ -52,13 +56,13 @@ export function requireApiKey(keys: ApiKeys, binding: Binding): RequestHandler {
       return;
     }
     const token = bearerToken(req);
-    const principal = token === undefined ? undefined : keys.principalOf(token);
-    if (principal === undefined) {
+    const holder = token === undefined ? undefined : keys.holderOf(token);
+    if (holder === undefined) {
       closeAfterResponse(req, res);
       refuse(req, res, binding);
       return;
     }
-    principals.set(req, new Principal(principal));
+    principals.set(req, new Principal(holder.principal, holder.digest));
     next();
   };
 }

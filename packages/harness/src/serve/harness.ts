@@ -31,6 +31,7 @@ import type { ApiKeys } from './api-keys.js';
 import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
 import { MessageRetries } from './message-retries.js';
+import { OpenStreams } from './open-streams.js';
 import { harnessCompletions, withCompletion } from './completion.js';
 import { RateLimiter } from './rate-limits.js';
 import type { ArgumentCompletions } from 'a2a-commands/server';
@@ -101,7 +102,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const url = databaseUrl(options.dataDir, options.databaseUrl);
   // On PostgreSQL, instances may share the database: see docs/scaling.md.
   const shared = kindOf(url) === 'postgres';
-  const database = await openDatabase(url, shared ? [createClusterTables] : []);
+  const database = await openDatabase(url, shared ? [createClusterTables] : [], {}, (error) =>
+    logger.warn({ err: error.message }, 'database: lost a connection; the pool opens a new one'),
+  );
   logger.info({ database: redactUrl(url) }, 'database ready');
   const store = new HarnessTaskStore(database.db, {
     onWrite: (seconds) => metrics.dbWrite(seconds),
@@ -200,7 +203,12 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     card,
     registry,
     requestHandler: hidingInternalErrors(
-      new MessageLimitsHandler(new MessageRetries(metered, { store, events }), limits),
+      new OpenStreams(
+        new MessageLimitsHandler(new MessageRetries(metered, { store, events }), limits),
+        limits,
+        logger,
+        options.apiKeys,
+      ),
       logger,
     ),
     limits,

@@ -3,6 +3,7 @@ import { A2AError } from '@a2a-js/sdk/errors';
 import type { Logger } from 'pino';
 import { requestLog } from '../request-scope.js';
 import { answeredError } from './answered-errors.js';
+import { DATABASE_UNREACHABLE_MESSAGE, isDatabaseUnreachable } from '../store/index.js';
 
 /**
  * What a client is told when the server fails (-32603 on JSON-RPC, 500 INTERNAL
@@ -24,6 +25,11 @@ function hide(
   context: ServerCallContext | undefined,
 ): unknown {
   if (!isInternal(error)) return answeredError(error as A2AError, context);
+  // An outage is not a bug: the client is told to retry, and the log says less.
+  if (isDatabaseUnreachable(error)) {
+    log().warn({ err: (error as Error).message, method }, 'database unreachable');
+    return new Error(DATABASE_UNREACHABLE_MESSAGE);
+  }
   log().error({ err: error, method }, 'internal error answered as such');
   return new Error(INTERNAL_ERROR_MESSAGE);
 }

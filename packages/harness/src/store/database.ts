@@ -54,11 +54,13 @@ export async function openDatabase(
   tables: ((db: AnyKysely) => Promise<void>)[] = [],
   /** On a SQLite file: how often the WAL is copied back, and how long it may grow (for tests). */
   wal: { checkpointMs?: number; restartBytes?: number } = {},
+  /** On PostgreSQL: told of each connection the server ended or lost; the pool replaces it. */
+  onConnectionLost: (error: Error) => void = () => undefined,
 ): Promise<HarnessDatabase> {
   const kind = kindOf(url);
   if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
   await runSdkMigrations(url);
-  const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url);
+  const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url, onConnectionLost);
   await migrateHarnessTables(db).catch(async (error: unknown) => {
     await db.destroy();
     throw error;
@@ -137,8 +139,22 @@ export function postgresPoolOf(db: AnyKysely): pg.Pool | undefined {
   return postgresPools.get(db);
 }
 
-function openPostgres(url: string): Kysely<MessagesTable> {
-  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE });
+/** How long a request waits for a pooled connection before it fails: an outage answers promptly. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 5000;
+
+function openPostgres(
+  url: string,
+  onConnectionLost: (error: Error) => void,
+): Kysely<MessagesTable> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POSTGRES_POOL_SIZE,
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+  });
+  // An 'error' with no listener ends the process. The pool drops an idle client
+  // that failed; a checked-out one fails its query and is dropped on release.
+  pool.on('error', onConnectionLost);
+  pool.on('connect', (client) => client.on('error', onConnectionLost));
   const db = new Kysely<MessagesTable>({ dialect: new PostgresDialect({ pool }) });
   postgresPools.set(db, pool);
   return db;

@@ -17,5 +17,10 @@ export {
   type TaskChange,
   type TaskKeys,
 } from './harness-task-store.js';
+export {
+  DATABASE_UNREACHABLE_MESSAGE,
+  isDatabaseUnreachable,
+  retryWhileUnreachable,
+} from './connection-errors.js';
 export { HistoryQuotaError, storedChars } from './history-quota.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';

@@ -81,6 +81,16 @@ function turnOrder(
   return own < 0 ? history : [...exchanges, ...unanswered.slice(0, own + 1)];
 }
 
+/** The user messages no agent message answers yet, oldest first, paired as `answerTo` pairs them. */
+export function unansweredMessages(history: readonly Message[]): Message[] {
+  const unanswered: Message[] = [];
+  for (const message of withoutCommands(history)) {
+    if (message.role !== Role.ROLE_AGENT) unanswered.push(message);
+    else unanswered.shift();
+  }
+  return unanswered;
+}
+
 /**
  * The agent message that ended the turn of user message `messageId` (its
  * answer, or a note), paired the way `turnOrder` pairs them; undefined while

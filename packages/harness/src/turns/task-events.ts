@@ -1,5 +1,6 @@
 import type { Artifact, StreamResponse } from '@a2a-js/sdk';
 import { AnswersInProgress } from './answers-in-progress.js';
+import { SYNC_WAKES, takeJoined, wakeFairly } from './fair-fan-out.js';
 
 export interface TaskEvent {
   event: StreamResponse;
@@ -73,12 +74,23 @@ export class TaskEvents {
     const buffered: TaskEvent[] = [];
     let wake: (() => void) | undefined;
     let closed = false;
-    const listener: Listener = (event) => {
-      buffered.push(event);
-      wake?.();
-    };
     let listeners = this.listeners.get(taskId);
     if (!listeners) this.listeners.set(taskId, (listeners = new Set()));
+    const watchers = listeners;
+    let wakeQueued = false;
+    const listener: Listener = (event) => {
+      buffered.push(event);
+      if (!wake) return;
+      if (watchers.size <= SYNC_WAKES) wake();
+      else if (!wakeQueued) {
+        // Once in the queue is enough: the stream takes everything buffered by then.
+        wakeQueued = true;
+        wakeFairly(() => {
+          wakeQueued = false;
+          wake?.();
+        });
+      }
+    };
     listeners.add(listener);
     const close = () => {
       if (closed) return;
@@ -97,7 +109,7 @@ export class TaskEvents {
       async *[Symbol.asyncIterator]() {
         try {
           while (!closed) {
-            const next = buffered.shift();
+            const next = takeJoined(buffered);
             if (next) {
               yield next;
               continue;

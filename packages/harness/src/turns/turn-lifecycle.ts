@@ -18,9 +18,10 @@ import type { Logger } from 'pino';
 import type { HarnessMetrics } from '../metrics/harness-metrics.js';
 import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
-import { ownerContext, type HarnessTaskStore } from '../store/index.js';
+import { ownerContext, retryWhileUnreachable, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
 import { LocalTurns } from './local-turns.js';
+import { unansweredMessages } from './model-context.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
 import type { Turn } from './turn.js';
@@ -61,6 +62,10 @@ export interface Accepted {
   /** Settles, with the status the turn stored, when it has ended, if that is known in this process. */
   done: Promise<TaskStatus | undefined>;
 }
+
+/** The note each message that waited behind the running turn gets when a stop left it unrun. */
+export const QUEUED_AT_STOP =
+  'This message was waiting for the model when the server stopped, and was not run. Send it again, under a new messageId, to run it.';
 
 /**
  * A model turn's whole life, in order:
@@ -198,17 +203,25 @@ export class TurnLifecycle {
   async recover(note: string): Promise<string[]> {
     const ended: string[] = [];
     for (const row of await this.options.store.tasksLeftRunning()) {
+      const target = {
+        taskId: row.id,
+        contextId: row.contextId,
+        context: ownerContext(row.owner, row.tenant),
+        turnIds: [''],
+      };
+      // Read first: the running message and those queued behind it, oldest first.
+      const waiting = unansweredMessages(
+        await this.options.store.loadHistory(row.id, target.context),
+      );
       const head = await this.endings.end(
-        {
-          taskId: row.id,
-          contextId: row.contextId,
-          context: ownerContext(row.owner, row.tenant),
-          turnIds: [''],
-          onlyWhile: [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED],
-        },
+        { ...target, onlyWhile: [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED] },
         { kind: 'interrupted', note },
       );
-      if (head) ended.push(row.id);
+      if (!head) continue;
+      ended.push(row.id);
+      // Each queued message gets a note of its own: a retry of it finds its own outcome.
+      for (let i = 1; i < waiting.length; i++)
+        await this.endings.end(target, { kind: 'interrupted', note: QUEUED_AT_STOP });
     }
     return ended;
   }
@@ -255,7 +268,10 @@ export class TurnLifecycle {
   ): Promise<void> {
     try {
       this.options.metrics?.turnEnded('failed');
-      contextId ??= (await this.options.store.loadHead(turn.taskId, context))?.contextId;
+      contextId ??= await retryWhileUnreachable(
+        async () => (await this.options.store.loadHead(turn.taskId, context))?.contextId,
+        this.outageRetry(turn, context),
+      );
       if (contextId) await this.end(turn, contextId, context, { kind: 'failed' });
     } catch (error) {
       requestLog(context, this.options.logger).error(
@@ -294,17 +310,66 @@ export class TurnLifecycle {
     return started;
   }
 
+  /**
+   * Writes the turn's ending; while the database is unreachable it keeps
+   * trying, so that the task does not stay working once it is back. A try
+   * after the first writes only while the task is still working: the one
+   * before may have been stored with its answer lost on the way back.
+   */
   private async end(
     turn: Turn,
     contextId: string,
     context: ServerCallContext,
     ending: TurnEnding,
   ): Promise<void> {
-    const ended = await this.endings.end(
-      { taskId: turn.taskId, contextId, context, turnIds: [turn.turnId], fence: turn.fence },
-      ending,
+    const target = {
+      taskId: turn.taskId,
+      contextId,
+      context,
+      turnIds: [turn.turnId],
+      fence: turn.fence,
+    };
+    turn.ended = await retryWhileUnreachable(
+      async (attempt) => {
+        if (attempt === 0) return (await this.endings.end(target, ending))?.status;
+        const ended = await this.endings.end(
+          { ...target, onlyWhile: [TaskState.TASK_STATE_WORKING] },
+          ending,
+        );
+        if (ended) return ended.status;
+        return this.announceStoredEnding(turn, contextId, context);
+      },
+      this.outageRetry(turn, context),
     );
-    turn.ended = ended?.status;
+  }
+
+  /** The ending a lost answer stored: its final event goes out now. */
+  private async announceStoredEnding(
+    turn: Turn,
+    contextId: string,
+    context: ServerCallContext,
+  ): Promise<TaskStatus | undefined> {
+    const head = await this.options.store.loadHead(turn.taskId, context);
+    if (!head?.status || head.status.state === TaskState.TASK_STATE_WORKING) return undefined;
+    this.endings.announce({ id: turn.taskId, contextId }, head.status, [turn.turnId]);
+    return head.status;
+  }
+
+  /** Cancel and shutdown write their own ending: a turn they aborted stops trying. */
+  private outageRetry(turn: Turn, context: ServerCallContext) {
+    return {
+      giveUp: () => {
+        const aborted = abortReasonOf(turn);
+        return aborted === 'canceled' || aborted === 'shutdown';
+      },
+      onWait: (error: Error, attempt: number) => {
+        if (attempt === 0)
+          requestLog(context, this.options.logger).warn(
+            { err: error.message, taskId: turn.taskId },
+            "database unreachable: the turn's ending is written when it is back",
+          );
+      },
+    };
   }
 }
 
