@@ -160,8 +160,8 @@ export class CommandRunner {
     }
     const commandContext = this.commandContext(parsed, message, head, created, context, staged);
     try {
-      const result = await command.run(commandContext);
-      return typeof result === 'string' ? { text: result } : result;
+      const returned = await command.run(commandContext);
+      return settleTaskRef(typeof returned === 'string' ? { text: returned } : returned, staged);
     } catch (error) {
       // A handler that throws changes nothing, whatever it staged before.
       Object.assign(staged, { metadata: undefined, subtasks: [], prompts: [] });
@@ -257,6 +257,23 @@ export class CommandRunner {
     }
     return this.view(head, true, context, history);
   }
+}
+
+/**
+ * SEMANTICS §3: `task_ref` names a sub-task this command created. With exactly
+ * one, a handler that forgot it gets it filled in; any other id is a handler bug.
+ */
+function settleTaskRef(result: CommandResult, staged: StagedEffects): CommandResult {
+  const created = staged.subtasks.map((task) => task.id);
+  if (result.task_ref === undefined) {
+    return created.length === 1 ? { ...result, task_ref: created[0] } : result;
+  }
+  if (!created.includes(result.task_ref)) {
+    throw new Error(
+      `task_ref '${result.task_ref}' is not a sub-task this command created (it created ${created.length === 0 ? 'none' : created.join(', ')})`,
+    );
+  }
+  return result;
 }
 
 /** A refusal: the text a person reads, and the same as `{"error": {code, message}}` data. */
