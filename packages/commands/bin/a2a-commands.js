@@ -3,6 +3,8 @@
 // npm links it at install time even in a fresh clone, before anything is built.
 // There, with no dist/ yet, it runs the checker from source through tsx.
 import { existsSync } from 'node:fs';
+import process from 'node:process';
+import { URL } from 'node:url';
 
 const built = new URL('../dist/check/main.js', import.meta.url);
 let main;

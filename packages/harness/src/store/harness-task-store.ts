@@ -9,13 +9,8 @@ import {
 import { ServerCallContext, type TaskStore, type User } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore, TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { TaskMetadata } from 'a2a-commands';
-import {
-  KeyedLock,
-  withoutReplyTags,
-  type CommandEffects,
-  type CommandTaskStore,
-  type TaskHead,
-} from 'a2a-commands/server';
+import type { CommandEffects, CommandTaskStore, TaskHead } from 'a2a-commands/server';
+import { KeyedLock, withoutReplyTags } from 'a2a-commands/server/internal';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
 import { postgresPoolOf, sqliteConnectionOf, walCheckpointsOf } from './database.js';

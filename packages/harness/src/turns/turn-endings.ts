@@ -136,4 +136,4 @@ function countTurn(usage: TokenUsage) {
 }
 
 /** Whether a stored agent message is an answer that `/stop` cut short. */
-export { isStoppedAnswer } from 'a2a-commands';
+export { isStoppedAnswer } from 'a2a-chat-core';
