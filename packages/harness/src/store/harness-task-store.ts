@@ -1,6 +1,7 @@
 import {
   TaskState,
   taskStateToJSON,
+  type Artifact,
   type ListTasksRequest,
   type ListTasksResponse,
   type Message,
@@ -251,6 +252,17 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         message: statusMessage,
         timestamp: new Date().toISOString(),
       }),
+    });
+  }
+
+  /**
+   * SEMANTICS §4: the answer a turn left stays the task's artifact once the
+   * turn has ended; each turn's answer replaces the one before.
+   */
+  keepAnswerArtifact(taskId: string, context: ServerCallContext, answer: Artifact): Promise<void> {
+    return this.write(taskId, async (_db, heads) => {
+      const task = await heads.load(taskId, context);
+      if (task) await heads.save({ ...task, history: [], artifacts: [answer] }, context);
     });
   }
 

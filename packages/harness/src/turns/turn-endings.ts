@@ -5,7 +5,14 @@ import { noteMessage } from '../notes.js';
 import { SETTINGS_KEY, settingsOf, withSettings, type TokenUsage } from '../settings.js';
 import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
 import type { TaskEvents } from './task-events.js';
-import { agentMessage, status, statusEvent, TERMINAL_STATES } from './turn-events.js';
+import { textOf } from './model-context.js';
+import {
+  agentMessage,
+  answerArtifact,
+  status,
+  statusEvent,
+  TERMINAL_STATES,
+} from './turn-events.js';
 
 export const TURN_FAILED_NOTE =
   'This turn failed on the server before it could finish (the server log says why). Send your message again to retry.';
@@ -81,6 +88,15 @@ export class TurnEndings {
       if (error instanceof NotNow) return undefined;
       throw error;
     }
+    const turnId = target.turnIds.find((id) => id !== '');
+    // Before the final event, so that a client that reads the task on it finds the artifact.
+    if (ended && turnId && leavesAnswer(ending)) {
+      await this.deps.store.keepAnswerArtifact(
+        taskId,
+        context,
+        answerArtifact(turnId, textOf(message)),
+      );
+    }
     if (ended?.status) this.announce({ id: taskId, contextId }, ended.status, target.turnIds);
     return ended;
   }
@@ -96,6 +112,11 @@ export class TurnEndings {
       this.deps.events.publish(task.id, { event, turnId, final: true });
     }
   }
+}
+
+/** A finished turn, or one `/stop` cut after the model wrote something, leaves an answer. */
+function leavesAnswer(ending: TurnEnding): boolean {
+  return ending.kind === 'finished' || (ending.kind === 'stopped' && ending.text !== '');
 }
 
 function messageFor(taskId: string, contextId: string, ending: TurnEnding): Message {
