@@ -27,7 +27,7 @@ import type { CommandRegistry } from '../registry.js';
 import { checkArgumentLimit, enforceArgumentLimit } from './argument-limit.js';
 import type { CommandTaskStore } from './command-task-store.js';
 import { LiveStreams, type StreamRelay } from './live-streams.js';
-import { CommandRunner, type CommandOutcome } from './run-command.js';
+import { CommandRunner, type CommandOutcome, type ContinueContext } from './run-command.js';
 import type { TurnGate } from './turn-gate.js';
 
 export interface CommandsRequestHandlerOptions {
@@ -53,6 +53,12 @@ export interface CommandsRequestHandlerOptions {
    * one is refused before anything is stored. Unlimited when absent.
    */
   argumentChars?: number;
+  /**
+   * What a command's new task inherits when the message names a `contextId`
+   * and no `taskId` (SEMANTICS §10). It may throw (a context of another owner
+   * is not found). Without it, such a task starts empty in that context.
+   */
+  continueContext?: ContinueContext;
 }
 
 /**
@@ -76,6 +82,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
         this.sendToTurns(requestFor(message, { returnImmediately: true }), context),
       onError: options.onError,
       signal: options.signal,
+      continueContext: options.continueContext,
     });
   }
 

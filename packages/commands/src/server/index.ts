@@ -9,6 +9,7 @@ export { CommandsTaskStore } from './sdk-task-store.js';
 export type { CommandEffects, CommandTaskStore, TaskHead } from './command-task-store.js';
 export { TurnGate, TurnQueueFullError } from './turn-gate.js';
 export type { StreamRelay } from './live-streams.js';
+export type { ContextSeed, ContinueContext } from './run-command.js';
 export {
   ArgumentCompletions,
   CompletionRefusal,

@@ -43,7 +43,22 @@ export interface CommandRunnerOptions {
   onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   /** Aborted when the server shuts down. */
   signal?: AbortSignal;
+  /** What a new task in an existing context inherits (SEMANTICS §10). */
+  continueContext?: ContinueContext;
 }
+
+/** What a new task in an existing context starts with: metadata, and history before its first message. */
+export interface ContextSeed {
+  metadata?: TaskMetadata;
+  history?: Message[];
+}
+
+/** Finds what the new task `taskId` in `contextId` inherits; undefined for a context with no tasks. */
+export type ContinueContext = (
+  contextId: string,
+  taskId: string,
+  context: ServerCallContext,
+) => Promise<ContextSeed | undefined>;
 
 /** The command path: one indexed read, the handler, one atomic write of all it did, one publish. */
 export class CommandRunner {
@@ -55,7 +70,7 @@ export class CommandRunner {
     context: ServerCallContext,
   ): Promise<CommandOutcome> {
     const { store, live } = this.options;
-    const { head, created } = await this.resolveTask(message, context);
+    const { head, created, inherited } = await this.resolveTask(message, context);
     // Tagged like its reply, so that history readers can leave both out of a model's context (§3).
     const commandMessage: Message = {
       ...message,
@@ -64,7 +79,15 @@ export class CommandRunner {
       metadata: { ...message.metadata, command: parsed.name },
     };
     const staged: StagedEffects = { subtasks: [], prompts: [] };
-    const result = await this.runHandler(parsed, commandMessage, head, created, context, staged);
+    const result = await this.runHandler(
+      parsed,
+      commandMessage,
+      head,
+      created,
+      context,
+      staged,
+      inherited,
+    );
     const reply = replyMessage(head, parsed.name, result);
     const effects = { metadata: staged.metadata, subtasks: staged.subtasks };
     // One write: the command, its reply and all it changed are stored together or not at all.
@@ -83,7 +106,7 @@ export class CommandRunner {
         },
       };
       await store.create(
-        { ...stored, history: [commandMessage, reply], artifacts: [] },
+        { ...stored, history: [...inherited, commandMessage, reply], artifacts: [] },
         context,
         effects,
       );
@@ -116,7 +139,7 @@ export class CommandRunner {
   private async resolveTask(
     message: Message,
     context: ServerCallContext,
-  ): Promise<{ head: TaskHead; created: boolean }> {
+  ): Promise<{ head: TaskHead; created: boolean; inherited: Message[] }> {
     if (message.taskId) {
       if (message.taskId.trim() === '') throw new RequestMalformedError('message.taskId is blank');
       const head = await this.options.store.loadHead(message.taskId, context);
@@ -126,20 +149,25 @@ export class CommandRunner {
           `contextId mismatch: message contextId '${message.contextId}' does not match task '${head.id}' contextId '${head.contextId}'`,
         );
       }
-      return { head, created: false };
+      return { head, created: false, inherited: [] };
     }
     // SEMANTICS §4: a command can start a task, which is then idle and waiting for input.
+    const id = this.newId();
+    // SEMANTICS §10: in an existing context, it continues that context's conversation.
+    const seed = message.contextId
+      ? await this.options.continueContext?.(message.contextId, id, context)
+      : undefined;
     const head: TaskHead = {
-      id: this.newId(),
+      id,
       contextId: message.contextId || this.newId(),
       status: {
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
         message: undefined,
         timestamp: new Date().toISOString(),
       },
-      metadata: {},
+      metadata: seed?.metadata ?? {},
     };
-    return { head, created: true };
+    return { head, created: true, inherited: seed?.history ?? [] };
   }
 
   private async runHandler(
@@ -149,6 +177,7 @@ export class CommandRunner {
     created: boolean,
     context: ServerCallContext,
     staged: StagedEffects,
+    inherited: Message[],
   ): Promise<CommandResult> {
     const { name, command } = parsed;
     // A declared required argument is a promise to the handler: it never runs without one.
@@ -158,7 +187,15 @@ export class CommandRunner {
         `/${name} needs an argument: type /${name} ${command.argument_hint}.`,
       );
     }
-    const commandContext = this.commandContext(parsed, message, head, created, context, staged);
+    const commandContext = this.commandContext(
+      parsed,
+      message,
+      head,
+      created,
+      context,
+      staged,
+      inherited,
+    );
     try {
       const returned = await command.run(commandContext);
       return settleTaskRef(typeof returned === 'string' ? { text: returned } : returned, staged);
@@ -181,9 +218,10 @@ export class CommandRunner {
     created: boolean,
     context: ServerCallContext,
     staged: StagedEffects,
+    inherited: Message[],
   ): CommandContext {
-    // A task this command creates is not stored yet: its history is the command alone.
-    const task = this.view(head, created, context, created ? [message] : undefined);
+    // A task this command creates is not stored yet: its history is what it inherited, then the command.
+    const task = this.view(head, created, context, created ? [...inherited, message] : undefined);
     const user = context.user;
     return {
       name: parsed.name,

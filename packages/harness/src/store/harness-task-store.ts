@@ -299,6 +299,27 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       .execute();
   }
 
+  /**
+   * SEMANTICS §10: the caller's most recently active task in `contextId`;
+   * `'foreign'` when only other callers' tasks are there; undefined for a
+   * context with no tasks.
+   */
+  async latestTaskInContext(
+    contextId: string,
+    context: ServerCallContext,
+  ): Promise<TaskHead | 'foreign' | undefined> {
+    const { tenant, owner } = scopeOf(context);
+    const inContext = () => this.taskKeys().where(sql.ref('context_id'), '=', contextId);
+    const own = await inContext()
+      .where(sql.ref('tenant'), '=', tenant)
+      .where(sql.ref('owner'), '=', owner)
+      .orderBy(sql.ref('status_last_updated'), 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (own) return this.loadHead(own.id, context);
+    return (await inContext().limit(1).executeTakeFirst()) ? 'foreign' : undefined;
+  }
+
   /** A message of the task by its id, with its place in the history; undefined when none. */
   async findMessage(
     taskId: string,

@@ -20,6 +20,7 @@ import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
+import { continueContext } from './context-continuation.js';
 import { LocalTurns } from './local-turns.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
@@ -128,14 +129,17 @@ export class TurnLifecycle {
       } else {
         const id = store.newId();
         const contextId = incoming.contextId || store.newId();
+        const seed = incoming.contextId
+          ? await continueContext(store, incoming.contextId, id, context)
+          : undefined;
         message = { ...incoming, taskId: id, contextId };
         const task: Task = {
           id,
           contextId,
           status: status(TaskState.TASK_STATE_WORKING),
-          history: [message],
+          history: [...(seed?.history ?? []), message],
           artifacts: [],
-          metadata: {},
+          metadata: seed?.metadata ?? {},
         };
         events = this.events.subscribe(id, hangUpSignal(context));
         await store.create(
@@ -144,7 +148,7 @@ export class TurnLifecycle {
           {},
           this.scheduler.recordWrite({ taskId: id, turnId: message.messageId }, context),
         );
-        head = { id, contextId, status: task.status, metadata: {} };
+        head = { id, contextId, status: task.status, metadata: task.metadata };
       }
     } catch (error) {
       events?.close();
