@@ -86,8 +86,8 @@ describe.each(storeKinds)('on %s', (kind) => {
     for (const text of ['Let me in.', '/help']) {
       const body = await send(BOB, text, { contextId: first.contextId });
       expect(body.result).toBeUndefined();
-      expect(body.error.code).toBe(-32001);
-      expect(body.error.message).toBe(`Context not found: ${first.contextId}`);
+      expect(body.error?.code).toBe(-32001);
+      expect(body.error?.message).toBe(`Context not found: ${first.contextId}`);
     }
     // A context nobody has used yet is anyone's to start.
     const fresh = crypto.randomUUID();
