@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 6: the package as npm ships it. `npm pack` (which builds it
+ * The package as npm ships it. `npm pack` (which builds it
  * first, from a clean dist), install the tarball into a new project outside
  * the workspace, compile an agent and a client against it under strict
  * settings, and run them over loopback. Also: no test files in the tarball, the

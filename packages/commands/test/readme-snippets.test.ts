@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 1: every TypeScript snippet in the README compiles, as an
+ * Every TypeScript snippet in the README compiles, as an
  * adopter would paste it. Each ```ts block becomes a module of its own and is
  * type-checked with the repository's strict settings against the library's
  * source; `declare const` in a snippet stands for what is the adopter's own.

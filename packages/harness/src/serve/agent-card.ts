@@ -43,7 +43,7 @@ export function baseAgentCard(
     },
     securitySchemes: {},
     securityRequirements: [],
-    // Data parts reach the model as JSON text (issue 15, item 5).
+    // Data parts reach the model as JSON text.
     defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['text/plain', 'application/json'],
     skills: [

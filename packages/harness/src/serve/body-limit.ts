@@ -56,7 +56,7 @@ function protocolErrorOf(error: BodyParserError, bodyBytes: number): A2AError {
 /**
  * A body whose declared length is over the limit is refused before a byte of
  * it is read: body-parser answers only once the whole body has arrived, so a
- * client trickling a large body held the connection (issue 15, item 14).
+ * client trickling a large body held the connection.
  */
 function declaredTooLarge(bodyBytes: number): RequestHandler {
   return (req, _res, next) => {

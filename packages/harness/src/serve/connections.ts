@@ -5,7 +5,7 @@ import type { Limits } from '../config/limits.js';
 export const TIMEOUT_CHECK_MS = 1000;
 
 /**
- * Issue 15, item 14: a server any client can reach must not be held open by
+ * A server any client can reach must not be held open by
  * clients who never finish. Connections past `maxConnections` are dropped;
  * headers must arrive within `headersTimeoutMs`, the whole request within
  * `requestTimeoutMs` (Node answers 408 and closes).

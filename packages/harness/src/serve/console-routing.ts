@@ -27,7 +27,7 @@ function levelOf(method: ConsoleMethod, args: unknown[]): Level {
 }
 
 /**
- * Issue 15, item 6: every line the server writes is a JSON log line. What
+ * Every line the server writes is a JSON log line. What
  * libraries print with `console.*` (the A2A SDK does) goes to `logger`
  * instead, at a fitting level, with any error as `err`. Returns a function
  * that puts the console back.

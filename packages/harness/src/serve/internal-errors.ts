@@ -35,7 +35,7 @@ async function* hideInStream<T>(
 }
 
 /**
- * Issue 15, item 7: an error that is not a protocol error ("driver has already
+ * An error that is not a protocol error ("driver has already
  * been destroyed" during a shutdown) reached clients verbatim and was not
  * logged. Every method of `inner` is wrapped: such errors are logged, and the
  * client gets {@link INTERNAL_ERROR_MESSAGE}.

@@ -3,7 +3,7 @@ import { Role, type Message } from '@a2a-js/sdk';
 import type { Limits } from '../config/limits.js';
 
 /*
- * Issue 15, item 18: the SDK's readers coerce what they are given (`{text: {}}`
+ * The SDK's readers coerce what they are given (`{text: {}}`
  * becomes "[object Object]", a message id 5 becomes "5", a part `1` becomes a
  * part with no content), and the result was stored. These checks refuse such
  * messages before anything is stored: the raw JSON first, in the guards, then

@@ -426,7 +426,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   }
 
   /**
-   * Issue 15, item 9: history copied into new tasks (a fork) must fit the
+   * History copied into new tasks (a fork) must fit the
    * owner's quota. Checked in the transaction that stores them, under the
    * owner's lock on PostgreSQL, so concurrent forks cannot all pass.
    */

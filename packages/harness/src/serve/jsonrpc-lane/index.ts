@@ -30,7 +30,7 @@ type Step = (req: Request, res: Response, next: Next) => unknown;
 const passOn: Step = (_req, _res, next) => next();
 
 /**
- * A2A 1.0 JSON-RPC calls served without Express's router (issue 12: its
+ * A2A 1.0 JSON-RPC calls served without Express's router (its
  * per-layer routing and body parsing were about a sixth of a command's CPU,
  * profiled). The lane runs the very middleware Express runs for such a call,
  * in the same order, as one flat chain: the request log line, the API-key
