@@ -206,7 +206,7 @@ describe('--api-key', () => {
     ]);
   });
 
-  it('goes to the card\'s other origins with --api-key-any-origin', async () => {
+  it("goes to the card's other origins with --api-key-any-origin", async () => {
     const { seen, front } = await twoOrigins();
     const { report } = await checkJson([
       front.baseUrl,

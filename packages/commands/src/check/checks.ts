@@ -148,8 +148,7 @@ async function commandDuringTurn(env: CheckEnv, probe: CommandSpec): Promise<Com
   const turn = await env.wire
     .stream(userMessage('Say hello: a2a-commands check is testing you.'), {
       onEvent: (event) => {
-        const state: unknown =
-          event['statusUpdate']?.status?.state ?? event['task']?.status?.state;
+        const state: unknown = event['statusUpdate']?.status?.state ?? event['task']?.status?.state;
         if (typeof state === 'string' && !RUNNING.has(state)) turnOver = true;
         const id: unknown = event['task']?.id ?? event['statusUpdate']?.taskId;
         if (reply === undefined && typeof id === 'string') {
