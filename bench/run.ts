@@ -141,7 +141,7 @@ try {
   target('C /help throughput @32 ÷ A', c32, '≥ 1.0 (stretch 1.2)', c32 >= 1);
   const cP50 = ratio(trips.C!.p50, floor.p50);
   target('C /help p50 ÷ A', cP50, '≤ 1.0', cP50 <= 1);
-  // Issue 12's target for a command on an existing task (it reads the head, then appends).
+  // The target for a command on an existing task (it reads the head, then appends).
   const d32 = ratio(trips.D!.throughput[32]!, floor.throughput[32]!);
   target('D /model throughput @32 ÷ A', d32, '≥ 1.0', d32 >= 1);
 

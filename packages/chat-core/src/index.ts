@@ -1,3 +1,11 @@
+export {
+  HARNESS_METADATA_KEY,
+  ANSWER_ARTIFACT_NAME,
+  isNote,
+  isStoppedAnswer,
+  noteKindOf,
+  type NoteKind,
+} from './harness-marks.js';
 export { CARD_REFRESH_MS, reconnectDelayMs } from './agent-link.js';
 export { CardWatch, type CardWatchOptions } from './card-watch.js';
 export type {

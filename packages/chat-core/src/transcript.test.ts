@@ -1,5 +1,5 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { HARNESS_METADATA_KEY } from 'a2a-commands/client';
+import { HARNESS_METADATA_KEY } from './harness-marks.js';
 import { describe, expect, it } from 'vitest';
 import { agentMessage, chunk, commandReply, status, task, userMessage } from './testing.js';
 import { answerStatus, type Entry } from './entries.js';

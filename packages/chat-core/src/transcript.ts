@@ -6,18 +6,16 @@ import {
   type Task,
 } from '@a2a-js/sdk';
 import {
-  ANSWER_ARTIFACT_NAME,
   commandOf,
   isCommandReply,
-  isNote,
   isRunningState,
-  isStoppedAnswer,
   isTerminalState,
   replyData,
   replyErrorOf,
   replyText,
   taskRefOf,
 } from 'a2a-commands/client';
+import { ANSWER_ARTIFACT_NAME, isNote, isStoppedAnswer } from './harness-marks.js';
 import type { AgentEntry, Entry, NoteTone, ReplyEntry } from './entries.js';
 import { isAgentMessage, textOf, userCommandOf } from './messages.js';
 import { KEEP_TEXT, type TextFilter } from './text-filter.js';

@@ -170,7 +170,7 @@ describe('CommandsCard (SEMANTICS §1: later registrations appear on the card)',
   });
 
   it('registering many commands in a row rebuilds the card once, when it is next read', () => {
-    // Issue 15, item 16: 2,000 command files rebuilt and hashed the card 2,000 times.
+    // 2,000 command files rebuilt and hashed the card 2,000 times.
     const registry = registryOf('help');
     const served = new CommandsCard(baseCard(), registry);
     const specs = vi.spyOn(registry, 'specs');

@@ -21,14 +21,6 @@ export { CommandError, type CommandErrorOptions } from './errors.js';
 export { hintRequiresArguments } from './hint.js';
 export { isCommandExchange, withoutCommands } from './history.js';
 export { TERMINAL_STATES, RUNNING_STATES, isTerminalState, isRunningState } from './task-states.js';
-export {
-  HARNESS_METADATA_KEY,
-  ANSWER_ARTIFACT_NAME,
-  isNote,
-  isStoppedAnswer,
-  noteKindOf,
-  type NoteKind,
-} from './harness-marks.js';
 export { newMessage, textPart, dataPart, USER, AGENT, type MessageInit } from './message.js';
 export * from './completion/spec.js';
 export {
@@ -41,4 +33,4 @@ export {
   completionRequestSchema,
   completionResponseSchema,
 } from './schema/completion.js';
-export { builtinReplySchemas, commandRefusalSchema } from './schema/replies/index.js';
+export { commandRefusalSchema } from './schema/refusal.js';

@@ -1,5 +1,5 @@
 /**
- * The library as an adopter meets it (issue 18): what the README promises a
+ * The library as an adopter meets it: what the README promises a
  * client reads, what a refusal says to a program, and what the routes serve,
  * each against a real agent over loopback HTTP.
  */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAgent } from '../src/check/index.js';
 import { main } from '../src/check/main.js';
 import { createExampleAgent } from '../examples/agent.js';
+import { echoExecutor } from '../examples/echo-executor.js';
 import { FAULTS, startBrokenAgent, type Fault } from './support/broken-agent.js';
 import { listen, type Listening } from 'a2a-testing/http';
 
@@ -28,7 +29,8 @@ describe('the example agent', () => {
     // The card names the agent's own URL, known once it listens.
     const app = express();
     agent = await listen(app);
-    app.use(createExampleAgent(agent.baseUrl).app);
+    // A turn slow enough for a command to land while it runs.
+    app.use(createExampleAgent(agent.baseUrl, echoExecutor(500)).app);
   });
   afterAll(() => agent.close());
 

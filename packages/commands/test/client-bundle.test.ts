@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 7: `a2a-commands/client` is browser-safe and light. Bundled and
+ * `a2a-commands/client` is browser-safe and light. Bundled and
  * minified for the browser, without the SDK (which an app ships anyway), it
  * stays within its budget, holds no schema compiler, and never builds code at
  * run time, so a strict Content-Security-Policy needs no `unsafe-eval`.

@@ -6,7 +6,8 @@
  * the license and metadata are there, and `moduleResolution: node10` finds
  * the subpaths.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -117,6 +118,16 @@ const NODE10 = {
   files: ['node10.ts'],
 };
 
+/** A loopback port nothing listens on. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 let work: string;
 let files: string[];
 let distBefore: string;
@@ -136,6 +147,7 @@ beforeAll(async () => {
     devDependencies: {
       '@types/express': installedVersion('@types/express'),
       '@types/node': installedVersion('@types/node'),
+      tsx: installedVersion('tsx'),
     },
   });
   await writeFile(join(project, 'main.ts'), AGENT_AND_CLIENT);
@@ -165,6 +177,7 @@ describe('the packed a2a-commands', () => {
     expect(files).toContain('dist/schema/commands-extension-v1.schema.json');
     expect(files).toContain('LICENSE');
     expect(files).toContain('examples/agent.ts');
+    expect(files).toContain('bin/a2a-commands.js');
     expect(files.filter((path) => /\.test\.|(^|\/)test\//.test(path))).toEqual([]);
   });
 
@@ -212,6 +225,36 @@ describe('the packed a2a-commands', () => {
     },
     COMPILE_LIMIT_MS,
   );
+
+  it('runs its example from the installed package, and its bin checks that agent', async () => {
+    const project = join(work, 'project');
+    const port = await freePort();
+    const agent = spawn(
+      process.execPath,
+      [join(project, 'node_modules/.bin/tsx'), 'node_modules/a2a-commands/examples/agent.ts'],
+      {
+        cwd: project,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        agent.stdout.on('data', (chunk: Buffer) => {
+          if (String(chunk).includes('Example agent on')) resolve();
+        });
+        agent.once('exit', (code) => reject(new Error(`the example exited with ${code}`)));
+      });
+      const { stdout } = await run(
+        process.execPath,
+        [join(project, 'node_modules/.bin/a2a-commands'), 'check', `http://127.0.0.1:${port}`],
+        { cwd: project },
+      );
+      expect(stdout).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/m);
+    } finally {
+      agent.kill();
+    }
+  }, 120_000);
 
   it('package.json is importable through the exports map', async () => {
     const project = join(work, 'project');

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 1: every TypeScript snippet in the README compiles, as an
+ * Every TypeScript snippet in the README compiles, as an
  * adopter would paste it. Each ```ts block becomes a module of its own and is
  * type-checked with the repository's strict settings against the library's
  * source; `declare const` in a snippet stands for what is the adopter's own.
@@ -9,25 +9,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { typescriptBlocks } from './support/markdown.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 // Under the workspace's node_modules, so that `a2a-commands` and the SDK resolve as for an adopter.
 const snippetDir = join(packageDir, '..', '..', 'node_modules', '.cache', 'a2a-commands-readme');
-
-/** The ```ts blocks of a Markdown text, with the line each starts on. */
-export function typescriptBlocks(markdown: string): Array<{ line: number; code: string }> {
-  const blocks: Array<{ line: number; code: string }> = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== '```ts') continue;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && lines[end]!.trim() !== '```') end++;
-    blocks.push({ line: start + 1, code: lines.slice(start, end).join('\n') });
-    i = end;
-  }
-  return blocks;
-}
 
 let blocks: Array<{ line: number; code: string }> = [];
 let diagnostics: Map<string, string[]>;

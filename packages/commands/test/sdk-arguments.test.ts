@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 4: an agent that used the SDK request handler's other
+ * An agent that used the SDK request handler's other
  * constructor arguments keeps them behind createCommandsServer. Push
  * notifications to a real webhook, a signed card, an extended card.
  */

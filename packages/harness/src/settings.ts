@@ -1,4 +1,4 @@
-import { HARNESS_METADATA_KEY } from 'a2a-commands';
+import { HARNESS_METADATA_KEY } from 'a2a-chat-core';
 
 /**
  * Per-task settings, kept in `Task.metadata` under one namespaced key so they

@@ -2,7 +2,7 @@
  * A2A 0.3 clients: the 0.3 line of @a2a-js/sdk (installed as `a2a-sdk-v03`),
  * its own client and transports, against the running harness over HTTP, on
  * JSON-RPC and on HTTP+JSON. Nothing here writes a 0.3 request by hand but the
- * curl request of issue 17 at the end.
+ * plain curl request at the end, the way a 0.3 user would first try it.
  */
 import { randomUUID } from 'node:crypto';
 import type { Message, Task, TaskStatusUpdateEvent } from 'a2a-sdk-v03';
@@ -295,7 +295,7 @@ describe('API keys hold for 0.3 callers', () => {
   );
 });
 
-describe('the curl request of issue 17', () => {
+describe('a plain 0.3 curl request', () => {
   it('a raw 0.3 message/send of /help, with no A2A-Version header, gets the /help reply', async () => {
     const response = await fetch(`${harness.url}/a2a/jsonrpc`, {
       method: 'POST',

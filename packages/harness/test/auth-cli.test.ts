@@ -79,7 +79,7 @@ describe('a2a-harness serve with keys', () => {
     expect(failed.stdout + failed.stderr).not.toContain('secret-value');
   });
 
-  it('refuses a key named "unknown": that name owns the tasks made without keys (issue 15, item 15)', async () => {
+  it('refuses a key named "unknown": that name owns the tasks made without keys', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-keys-'));
     // A task made while the server ran without keys belongs to the anonymous owner.
     const open = await spawnHarness(['--data', dir]);

@@ -1,5 +1,5 @@
 /**
- * The terminal chat keeps up with its agent (issue 13): a custom command file
+ * The terminal chat keeps up with its agent: a custom command file
  * dropped in shows in its command list without a restart; the agent stopping
  * is shown as an outage, and when it starts again on the same port and
  * database the chat reconnects by itself and goes on in the same task. The

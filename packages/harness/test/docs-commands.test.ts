@@ -1,5 +1,5 @@
 /**
- * docs/commands.md quotes real replies; this test keeps them real (issue 18).
+ * docs/commands.md quotes real replies; this test keeps them real.
  * A quoted exchange is a code block whose lines `> text` are what was sent and
  * whose other lines are the reply's text. Each such block is preceded by a marker:
  *

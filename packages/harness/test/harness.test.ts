@@ -77,9 +77,11 @@ describe('conversations', () => {
     const final = all.at(-1).statusUpdate;
     expect(final.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(final.status.message.parts[0].text).toBe(streamed);
-    // Only the final message is stored; the chunks were a preview.
+    // The final message is stored, and the answer stays the task's artifact (SEMANTICS §4).
     const stored = await getTask(final.taskId);
-    expect(stored.artifacts ?? []).toEqual([]);
+    expect(stored.artifacts.map((a: any) => [a.artifactId, a.parts[0].text])).toEqual([
+      [chunks[0].artifact.artifactId, streamed],
+    ]);
     expect(stored.history.map((m: any) => m.parts[0].text)).toEqual(['stream me please', streamed]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 9, at the store, on SQLite and on PostgreSQL: history copied
+ * The history quota at the store, on SQLite and on PostgreSQL: history copied
  * into new tasks (a fork) is checked against limits.historyCharsPerOwner in
  * the transaction that stores it, so concurrent copies cannot all pass.
  */

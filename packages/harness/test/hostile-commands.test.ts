@@ -1,5 +1,5 @@
 /**
- * Issue 15, items 9, 11, 16 and 17, over real HTTP on loopback against a real
+ * Hostile commands, over real HTTP on loopback against a real
  * SQLite file: /fork cannot fill the disk past a per-owner quota, custom
  * command prompts obey limits.textChars, 2,000 command files load with a
  * bounded /help, and a hard-linked command file never reaches the card.

@@ -1,5 +1,5 @@
 /**
- * Issue 15, items 7, 14 and 19, over real HTTP on loopback: refused requests
+ * Hostile connections, over real HTTP on loopback: refused requests
  * end their connection, connections and slow headers are bounded, internal
  * errors reach clients as a stable message and the log in full, and request
  * URLs are logged without their query strings.

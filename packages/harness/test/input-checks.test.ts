@@ -1,5 +1,5 @@
 /**
- * Issue 15, items 5, 15 and 18, over real HTTP on loopback: every part kind
+ * Input checks, over real HTTP on loopback: every part kind
  * has a defined path to the model or a clear refusal, malformed messages are
  * refused before anything is stored, and no key can be named `unknown`.
  */

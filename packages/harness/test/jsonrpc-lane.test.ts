@@ -1,5 +1,5 @@
 /**
- * Issue 12: the JSON-RPC lane answers exactly as the Express app it stands in
+ * The JSON-RPC lane answers exactly as the Express app it stands in
  * front of. The same requests go to a server that is the lane (with the app
  * behind it) and to one that is the app alone, over one harness; statuses,
  * headers, bodies and log lines must match, and each request must have been

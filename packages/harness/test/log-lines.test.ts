@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 6, against the real CLI in a child process: what the server
+ * Log lines, against the real CLI in a child process: what the server
  * writes is JSON log lines only, and the SDK's console output for refused
  * requests (no A2A-Version, a refused stream) is neither raw text on stderr
  * nor logged as an error.

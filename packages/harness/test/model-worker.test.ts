@@ -1,5 +1,5 @@
 /**
- * Issue 12: model answers stream on a worker thread by default, so the thread
+ * Model answers stream on a worker thread by default, so the thread
  * serving requests only sees grouped chunks; `turns.modelWorker: false` keeps
  * them on the serving thread. Both give the same turn, over real HTTP.
  */

@@ -14,7 +14,7 @@ import {
   USER,
   type TaskMetadata,
 } from 'a2a-commands';
-import { CommandRunner, LiveStreams } from 'a2a-commands/server';
+import { CommandRunner, LiveStreams } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessTaskStore, postgresPoolOf, type HarnessDatabase } from '../src/store/index.js';

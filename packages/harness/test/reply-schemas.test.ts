@@ -3,7 +3,8 @@
  * HTTP, validates against the schema the library publishes for it.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
-import { builtinReplySchemas, commandRefusalSchema } from 'a2a-commands';
+import { commandRefusalSchema } from 'a2a-commands';
+import { builtinReplySchemas } from '../src/commands/reply-schemas/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinCommands } from '../src/commands/builtins/index.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';

@@ -1,5 +1,5 @@
 /**
- * Issue 13: a second tab on the same chat did not see messages sent from the
+ * A second tab on the same chat did not see messages sent from the
  * first. Over real HTTP: what a SubscribeToTask stream on an idle task gets
  * when another client sends a message or a command. A2A streams carry task,
  * status and artifact events from the agent; the other client's message is not

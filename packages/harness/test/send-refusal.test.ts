@@ -1,6 +1,6 @@
 /**
- * `a2a-harness send` in a script: a command that refuses its argument exits 2
- * (issue 18), so a script can tell a refusal from a reply (0) and from a
+ * `a2a-harness send` in a script: a command that refuses its argument exits 2,
+ * so a script can tell a refusal from a reply (0) and from a
  * failure to send (1). The refusal is the library's `{"error": {code, message}}`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

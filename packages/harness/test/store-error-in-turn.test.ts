@@ -1,5 +1,5 @@
 /**
- * Issue 13, "during an outage": a store error inside a model turn ("driver has
+ * A store error inside a model turn ("driver has
  * already been destroyed" while the database closes) reached the page as the
  * turn's note, as if the model had said it. Only the model's own failures are
  * told as they are; the store's end the turn with the generic note, and the

@@ -1,5 +1,5 @@
 /**
- * `/tasks` names a task as the web chat does (issue 13): its title, or else its
+ * `/tasks` names a task as the web chat does: its title, or else its
  * first prompt. Over HTTP, against a harness with its real task store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The six cases of issue 15 (items 1-3) that the official A2A TCK failed,
+ * The six cases that the official A2A TCK once failed here,
  * replayed as the raw HTTP requests curl sends, against a real server on
  * loopback: a JSON-RPC envelope that is not a Request object is -32600, and
  * ListTasks refuses an unknown status and timestamps that are not RFC 3339,

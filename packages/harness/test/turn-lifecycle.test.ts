@@ -87,9 +87,11 @@ describe.each(storeKinds)('on %s', (kind) => {
     const whole = textOf(rest.at(-1).statusUpdate.status.message);
     expect(whole.startsWith(soFar)).toBe(true);
     expect(whole.length).toBeGreaterThan(soFar.length);
-    // Once the turn has ended, the answer is in the history, not an artifact.
+    // Once the turn has ended, the answer is in the history and stays the answer artifact.
     const after = await rpc(harness.url, 'GetTask', { id: taskId });
-    expect(after.body.result.artifacts ?? []).toEqual([]);
+    expect(after.body.result.artifacts.map((a: any) => [a.name, a.artifactId, textOf(a)])).toEqual([
+      ['answer', task.artifacts[0].artifactId, whole],
+    ]);
     expect(textOf(after.body.result.history.at(-1))).toBe(whole);
   });
 

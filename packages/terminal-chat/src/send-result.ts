@@ -1,6 +1,6 @@
 import { SendMessageResponse, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { commandOf, replyText } from 'a2a-commands/client';
-import { isNote } from 'a2a-commands';
+import { isNote } from 'a2a-chat-core';
 import { escapeJson, sanitizeText } from './sanitize.js';
 import { stateWords } from './views.js';
 

@@ -9,7 +9,7 @@ import {
 import type { Client, RequestOptions } from '@a2a-js/sdk/client';
 import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { isTerminalState, parseCommandText, type CommandSpec } from 'a2a-commands/client';
-import { HARNESS_METADATA_KEY } from 'a2a-commands';
+import { HARNESS_METADATA_KEY } from 'a2a-chat-core';
 import type { Connection } from './connection.js';
 import { agentMessage, chunk } from 'a2a-chat-core/testing';
 

@@ -10,7 +10,7 @@ import { showsActivity } from '../src/state/use-task-watch.js';
 import { task } from './fixtures.js';
 
 /*
- * Keeping up with the agent (issue 13): the card's refresh period, the
+ * Keeping up with the agent: the card's refresh period, the
  * reconnect backoff, what counts as another client's activity, the outage and
  * the recovery as the hook sees them, and the task list during an outage.
  */

@@ -1,5 +1,5 @@
 /**
- * Replies that must not disagree with themselves (issue 13): a fork is not a
+ * Replies that must not disagree with themselves: a fork is not a
  * sub-task, `/tasks` draws the star its summary speaks of, only the newest
  * `/model` card checks the task's model, `/clear` leaves a line, and an idle
  * task does not look like an alert.

@@ -2,14 +2,16 @@ import { parseArgs } from 'node:util';
 import { formatReport } from './report.js';
 import { checkAgent } from './run-checks.js';
 
-const USAGE = `Usage: a2a-commands check <url> [--json] [--api-key <key>] [--no-model]
-                          [--subtask-command <text>] [--timeout <seconds>]
+const USAGE = `Usage: a2a-commands check <url> [--json] [--api-key <key>] [--api-key-any-origin]
+                          [--no-model] [--subtask-command <text>] [--timeout <seconds>]
 
 Audits an agent that claims the A2A Commands extension v1: prints each check as
 passed, failed or skipped, and exits 1 when any check fails.
   <url>                   the agent's base URL (or its card's URL)
   --json                  print the report as JSON
-  --api-key <key>         sent as "Authorization: Bearer <key>" (or A2A_API_KEY)
+  --api-key <key>         sent as "Authorization: Bearer <key>" (or A2A_API_KEY), to the
+                          origin of <url> only
+  --api-key-any-origin    also send the key to other origins the card names
   --no-model              skip the checks that need a model turn
   --subtask-command <t>   a command that creates a sub-task (default: fork, when listed)
   --timeout <seconds>     per call (default 30)`;
@@ -28,6 +30,7 @@ export async function main(
       options: {
         json: { type: 'boolean' },
         'api-key': { type: 'string' },
+        'api-key-any-origin': { type: 'boolean' },
         'no-model': { type: 'boolean' },
         'subtask-command': { type: 'string' },
         timeout: { type: 'string' },
@@ -55,7 +58,8 @@ export async function main(
   }
   try {
     const report = await checkAgent(url, {
-      apiKey: values['api-key'] ?? process.env['A2A_API_KEY'],
+      apiKey: values['api-key'] || process.env['A2A_API_KEY'] || undefined,
+      apiKeyAnyOrigin: values['api-key-any-origin'] === true,
       noModel: values['no-model'] === true,
       subtaskCommand: values['subtask-command'],
       timeoutMs: timeout * 1000,

@@ -25,7 +25,10 @@ export function formatSummary(report: CheckReport): string {
 }
 
 export function formatReport(report: CheckReport): string {
-  return [formatHeader(report), ...report.results.map(formatResult), formatSummary(report)].join(
-    '\n',
-  );
+  return [
+    formatHeader(report),
+    ...report.results.map(formatResult),
+    ...report.notes.map((note) => `NOTE  ${note}`),
+    formatSummary(report),
+  ].join('\n');
 }

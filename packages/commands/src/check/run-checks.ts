@@ -10,7 +10,8 @@ import {
   probeCommand,
   type Check,
 } from './checks.js';
-import { AgentError, wiresFor, type WireOptions } from './wire.js';
+import { CARD_MAX_BYTES, CheckerHttp } from './http.js';
+import { AgentError, wiresFor } from './wire.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -30,15 +31,20 @@ export interface CheckReport {
   agent?: { name?: string; version?: string };
   bindings: string[];
   probe?: string;
+  /** What the reader should know beyond the results: where the API key was withheld. */
+  notes: string[];
   results: CheckResult[];
   summary: Record<CheckStatus, number>;
 }
 
 export interface CheckOptions {
+  /** Sent as a bearer token, only to the origin of the URL checked unless `apiKeyAnyOrigin`. */
   apiKey?: string;
+  /** Also send the key to the other origins the card names. */
+  apiKeyAnyOrigin?: boolean;
   /** Skip the checks that need a model turn. */
   noModel?: boolean;
-  /** A command (with arguments) that creates a sub-task; `fork` when the card lists it. */
+  /** A command (with arguments, with or without its `/`) that creates a sub-task; `fork` when the card lists it. */
   subtaskCommand?: string;
   /** Per call, in ms; 30 s by default. */
   timeoutMs?: number;
@@ -60,37 +66,64 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     results.push(result);
     options.onResult?.(result);
   };
-  const wireOptions: WireOptions = {
+  const target = cardUrl(url);
+  let keyOrigin: string;
+  try {
+    keyOrigin = new URL(target).origin;
+  } catch {
+    throw new Error(`${JSON.stringify(url)} is not a URL`);
+  }
+  const http = new CheckerHttp({
     apiKey: options.apiKey,
+    apiKeyAnyOrigin: options.apiKeyAnyOrigin,
+    keyOrigin,
     timeoutMs: options.timeoutMs ?? 30_000,
     fetch: options.fetch,
-  };
-  const headers: Record<string, string> = options.apiKey
-    ? { authorization: `Bearer ${options.apiKey}` }
-    : {};
-  const response = await (options.fetch ?? fetch)(cardUrl(url), {
-    headers,
-    signal: AbortSignal.timeout(wireOptions.timeoutMs),
   });
-  if (!response.ok) throw new Error(`GET ${cardUrl(url)} answered HTTP ${response.status}`);
-  const card: any = await response.json();
-  const wires = wiresFor(card, wireOptions);
+  const card = await readCard(http, target);
+  const wires = wiresFor(card, http);
+  const report = (probe?: string): CheckReport => {
+    const summary = { pass: 0, fail: 0, skip: 0 };
+    for (const result of results) summary[result.status]++;
+    return {
+      url,
+      agent: { name: card?.name, version: card?.version },
+      bindings: wires.map((wire) => wire.binding),
+      probe,
+      notes: [...http.withheldFrom].map(
+        (origin) =>
+          `--api-key was not sent to ${origin}, which is not the origin named on the command line (--api-key-any-origin sends it there)`,
+      ),
+      results,
+      summary,
+    };
+  };
+  if (!claimsCommands(card)) {
+    // Every other check would only skip for want of a command: one clear failure says it all.
+    record({
+      id: 'card-entry',
+      title: CHECKS[0]!.title,
+      status: 'fail',
+      detail: `the card does not claim the Commands extension v1 (${COMMANDS_EXTENSION_URI}), so no command can be checked`,
+      needsModel: false,
+    });
+    return report();
+  }
   const commands = readCommands(card);
   // A card that breaks the schema fails card-entry; the other checks still probe what it lists.
   if (commands.length === 0) commands.push(...listedLeniently(card));
   const probe = probeCommand(commands);
   const subtaskCommand =
-    options.subtaskCommand ??
+    options.subtaskCommand?.trim().replace(/^\//, '') ??
     (commands.some((command) => command.name === 'fork') ? 'fork' : undefined);
 
   const post = async (target: string, body: unknown) => {
-    const answer = await (options.fetch ?? fetch)(target, {
+    const answer = await http.request(target, {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(wireOptions.timeoutMs),
     });
-    const text = await answer.text();
+    const text = await http.text(answer, `the answer from ${target}`);
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
@@ -140,16 +173,31 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     for (const check of CHECKS.filter((c) => c.perBinding !== false))
       await run(check, wire.binding);
   }
-  const summary = { pass: 0, fail: 0, skip: 0 };
-  for (const result of results) summary[result.status]++;
-  return {
-    url,
-    agent: { name: card?.name, version: card?.version },
-    bindings: wires.map((wire) => wire.binding),
-    probe: probe && `/${probe.name}`,
-    results,
-    summary,
-  };
+  return report(probe && `/${probe.name}`);
+}
+
+async function readCard(http: CheckerHttp, target: string): Promise<any> {
+  const response = await http.request(target, { method: 'GET' });
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Error(`GET ${target} answered HTTP ${response.status}`);
+  }
+  let text: string;
+  try {
+    text = await http.text(response, 'the card', CARD_MAX_BYTES);
+  } catch (error) {
+    throw new Error(`GET ${target}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`GET ${target}: the card is not JSON (${(error as Error).message})`);
+  }
+}
+
+function claimsCommands(card: any): boolean {
+  const extensions: unknown = card?.capabilities?.extensions;
+  return Array.isArray(extensions) && extensions.some((ext) => ext?.uri === COMMANDS_EXTENSION_URI);
 }
 
 /** The commands a card lists, read without the schema: names that could be commands. */

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the checker reads an unknown agent's raw wire JSON, which it checks field by field */
 import { COMMANDS_EXTENSION_URI } from '../spec.js';
+import { ANSWER_MAX_BYTES, BodyTooLarge, type CheckerHttp } from './http.js';
 
 /** A wire-format message (A2A 1.0 JSON). */
 export interface WireMessage {
@@ -52,13 +53,6 @@ export class AgentError extends Error {
   }
 }
 
-export interface WireOptions {
-  apiKey?: string;
-  /** How long one call may take, in ms. */
-  timeoutMs: number;
-  fetch?: typeof fetch;
-}
-
 /** The calls the checks make, over whichever binding the card offers. */
 export interface AgentWire {
   readonly binding: 'JSONRPC' | 'HTTP+JSON';
@@ -77,7 +71,7 @@ abstract class BaseWire {
   abstract readonly binding: 'JSONRPC' | 'HTTP+JSON';
   constructor(
     readonly url: string,
-    protected readonly options: WireOptions,
+    protected readonly http: CheckerHttp,
   ) {}
 
   protected headers(extensions = false): Record<string, string> {
@@ -86,7 +80,6 @@ abstract class BaseWire {
       'A2A-Version': '1.0',
     };
     if (extensions) headers['A2A-Extensions'] = COMMANDS_EXTENSION_URI;
-    if (this.options.apiKey) headers['authorization'] = `Bearer ${this.options.apiKey}`;
     return headers;
   }
 
@@ -94,12 +87,22 @@ abstract class BaseWire {
     url: string,
     init: { method: string; body?: unknown; extensions?: boolean },
   ): Promise<Response> {
-    return (this.options.fetch ?? fetch)(url, {
+    return this.http.request(url, {
       method: init.method,
       headers: this.headers(init.extensions),
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(this.options.timeoutMs),
     });
+  }
+
+  /** The answer's JSON (undefined for an empty body), read up to the answer bound. */
+  protected async readJson(response: Response): Promise<any> {
+    const text = await this.http.text(response, `the answer from ${this.url}`);
+    if (!text) return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new AgentError(response.status, `the answer is not JSON: ${text.slice(0, 200)}`);
+    }
   }
 
   /** Reads SSE `data:` events; `unwrap` turns each into a stream event or throws. */
@@ -110,14 +113,18 @@ abstract class BaseWire {
   ): Promise<StreamResult> {
     const events: StreamEvent[] = [];
     if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-      const body = (await response.json().catch(() => undefined)) as any;
+      const body = await this.readJson(response).catch((error: unknown) => {
+        if (error instanceof BodyTooLarge) throw error;
+        return undefined;
+      });
       unwrap(body);
       throw new AgentError(response.status, 'the agent did not answer with an event stream');
     }
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
     let buffer = '';
-    const deadline = Date.now() + this.options.timeoutMs;
+    let size = 0;
+    const deadline = Date.now() + this.http.timeoutMs;
     for (;;) {
       const left = deadline - Date.now();
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -134,6 +141,13 @@ abstract class BaseWire {
         return { events, headers: response.headers, ended: false };
       }
       if (chunk.done) return { events, headers: response.headers, ended: true };
+      size += chunk.value.length;
+      if (size > ANSWER_MAX_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw new BodyTooLarge(
+          `the event stream from ${this.url} is larger than ${ANSWER_MAX_BYTES / (1024 * 1024)} MiB, the most the checker reads; it stopped reading there`,
+        );
+      }
       buffer += decoder.decode(chunk.value, { stream: true });
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const raw = buffer.slice(0, end);
@@ -166,7 +180,7 @@ class JsonRpcWire extends BaseWire implements AgentWire {
       body: { jsonrpc: '2.0', id: nextId++, method, params },
       extensions,
     });
-    return { response, body: (await response.json()) as any };
+    return { response, body: await this.readJson(response) };
   }
 
   private static result(body: any): any {
@@ -215,9 +229,7 @@ class RestWire extends BaseWire implements AgentWire {
 
   private async json(path: string, method: string, body?: unknown, extensions?: boolean) {
     const response = await this.call(`${this.url}${path}`, { method, body, extensions });
-    const text = await response.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    return { response, body: RestWire.body(response.status, parsed) };
+    return { response, body: RestWire.body(response.status, await this.readJson(response)) };
   }
 
   async send(message: WireMessage, options: SendOptions = {}): Promise<SendResult> {
@@ -259,7 +271,7 @@ class RestWire extends BaseWire implements AgentWire {
  * The interfaces of a card the checker can speak, JSON-RPC first: one per
  * binding, A2A 1.0 only (an agent may also name the same endpoints for 0.3).
  */
-export function wiresFor(card: any, options: WireOptions): AgentWire[] {
+export function wiresFor(card: any, http: CheckerHttp): AgentWire[] {
   const interfaces: Array<{ url?: string; protocolBinding?: string; protocolVersion?: string }> =
     Array.isArray(card?.supportedInterfaces) ? card.supportedInterfaces : [];
   const wires: AgentWire[] = [];
@@ -269,8 +281,8 @@ export function wiresFor(card: any, options: WireOptions): AgentWire[] {
     if (entry.protocolVersion && !entry.protocolVersion.startsWith('1.')) continue;
     if (seen.has(entry.protocolBinding ?? '')) continue;
     seen.add(entry.protocolBinding ?? '');
-    if (entry.protocolBinding === 'JSONRPC') wires.push(new JsonRpcWire(entry.url, options));
-    if (entry.protocolBinding === 'HTTP+JSON') wires.push(new RestWire(entry.url, options));
+    if (entry.protocolBinding === 'JSONRPC') wires.push(new JsonRpcWire(entry.url, http));
+    if (entry.protocolBinding === 'HTTP+JSON') wires.push(new RestWire(entry.url, http));
   }
   return wires.sort(
     (a, b) => (a.binding === 'JSONRPC' ? -1 : 0) - (b.binding === 'JSONRPC' ? -1 : 0),

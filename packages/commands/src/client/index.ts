@@ -15,14 +15,6 @@ export {
   isTerminalState,
   isRunningState,
 } from '../task-states.js';
-export {
-  HARNESS_METADATA_KEY,
-  ANSWER_ARTIFACT_NAME,
-  isNote,
-  isStoppedAnswer,
-  noteKindOf,
-  type NoteKind,
-} from '../harness-marks.js';
 export { parseCommandText, type ParsedCommandText } from '../parse.js';
 export { readCommands, hasCommandsExtension } from './card.js';
 export {

@@ -27,7 +27,7 @@ import type { CommandRegistry } from '../registry.js';
 import { checkArgumentLimit, enforceArgumentLimit } from './argument-limit.js';
 import type { CommandTaskStore } from './command-task-store.js';
 import { LiveStreams, type StreamRelay } from './live-streams.js';
-import { CommandRunner, type CommandOutcome } from './run-command.js';
+import { CommandRunner, type CommandOutcome, type ContinueContext } from './run-command.js';
 import type { TurnGate } from './turn-gate.js';
 
 export interface CommandsRequestHandlerOptions {
@@ -63,6 +63,12 @@ export interface CommandsRequestHandlerOptions {
    * what actually runs.
    */
   admit?: (run: RunKind, context: ServerCallContext, stagedBy?: string) => void;
+  /**
+   * What a command's new task inherits when the message names a `contextId`
+   * and no `taskId` (SEMANTICS §10). It may throw (a context of another owner
+   * is not found). Without it, such a task starts empty in that context.
+   */
+  continueContext?: ContinueContext;
 }
 
 /** What a message runs, as the command path decided it. */
@@ -92,6 +98,7 @@ export class CommandsRequestHandler implements A2ARequestHandler {
         options.admit && ((context, command) => options.admit!('turn', context, command)),
       onError: options.onError,
       signal: options.signal,
+      continueContext: options.continueContext,
     });
   }
 

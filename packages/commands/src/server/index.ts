@@ -6,17 +6,10 @@ export {
 export { CommandsRequestHandler, type CommandsRequestHandlerOptions } from './dispatch.js';
 export { commandsContextBuilder } from './context-builder.js';
 export { CommandsTaskStore } from './sdk-task-store.js';
-export {
-  type CommandEffects,
-  type CommandTaskStore,
-  type TaskHead,
-  withoutReplyTags,
-} from './command-task-store.js';
+export type { CommandEffects, CommandTaskStore, TaskHead } from './command-task-store.js';
 export { TurnGate, TurnQueueFullError } from './turn-gate.js';
-export { LiveStreams, taskIdOfEvent, type StreamRelay } from './live-streams.js';
-export { CommandRunner, type CommandOutcome, type CommandRunnerOptions } from './run-command.js';
-export { replyMessage, replyMetadata, commandReplyEvent } from './reply.js';
-export { KeyedLock } from './keyed-lock.js';
+export type { StreamRelay } from './live-streams.js';
+export type { ContextSeed, ContinueContext } from './run-command.js';
 export {
   ArgumentCompletions,
   CompletionRefusal,

@@ -76,15 +76,18 @@ function setup(run?: CommandRun) {
       }),
   });
   const prompts: { taskId: string; storedFirst: boolean }[] = [];
+  let onError: ((error: unknown) => void) | undefined;
   const runner = new CommandRunner({
     store,
     live: new LiveStreams(),
+    onError: (error) => onError?.(error),
     sendPrompt: async (message) => {
       const stored = await store.load(message.taskId, context);
       prompts.push({ taskId: message.taskId, storedFirst: stored !== undefined });
     },
   });
-  const send = (text: string, taskId?: string) => {
+  const send = (text: string, taskId?: string, errors?: (error: unknown) => void) => {
+    onError = errors;
     const message = newMessage({ role: USER, parts: [textPart(text)], taskId, contextId: 'c1' });
     return runner.run(message, parseCommand(message, registry)!, context);
   };
@@ -310,5 +313,53 @@ describe("a sub-task's prompt is admitted as the command stages it", () => {
     expect(stored?.metadata?.[SUBTASK_METADATA_KEY]).toBeUndefined();
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toEqual([]);
+  });
+});
+
+describe('CommandRunner: task_ref names the sub-task the command made (SEMANTICS §3)', () => {
+  const refOf = (reply: Message) => reply.metadata?.['task_ref'];
+
+  it('is filled in when the handler made exactly one sub-task and named none', async () => {
+    const { store, send } = setup(async ({ createSubtask }) => {
+      await createSubtask({});
+      return 'made one';
+    });
+    await storeTask(store);
+    const { reply, event } = await send('/both x', 't1');
+    const links = (await store.load('t1', context))!.metadata?.[SUBTASK_METADATA_KEY] as {
+      subtasks: string[];
+    };
+    expect(links.subtasks).toHaveLength(1);
+    expect(refOf(reply)).toBe(links.subtasks[0]);
+    expect(event.metadata).toEqual({ command: 'both', task_ref: links.subtasks[0] });
+  });
+
+  it('is left out when the handler made several and named none: it cannot be guessed', async () => {
+    const { store, send } = setup(async ({ createSubtask }) => {
+      await createSubtask({});
+      await createSubtask({});
+      return 'made two';
+    });
+    await storeTask(store);
+    const { reply } = await send('/both x', 't1');
+    expect(reply.metadata).toEqual({ command: 'both' });
+  });
+
+  it('refuses an id the command did not create, and changes nothing', async () => {
+    const errors: string[] = [];
+    const { store, send, subtaskIds } = setup(async ({ createSubtask }) => {
+      subtaskIds.push((await createSubtask({ prompt: 'go' })).id);
+      return { text: 'made one', task_ref: 'made-up-id' };
+    });
+    await storeTask(store);
+    const { reply } = await send('/both x', 't1', (error) => errors.push(String(error)));
+    expect(refOf(reply)).toBeUndefined();
+    const text = reply.parts[0]?.content?.$case === 'text' ? reply.parts[0].content.value : '';
+    expect(text).toMatch(/\/both failed unexpectedly\. Nothing was changed/);
+    expect(errors.join('\n')).toContain(
+      "task_ref 'made-up-id' is not a sub-task this command created",
+    );
+    expect(await store.load(subtaskIds[0]!, context)).toBeUndefined();
+    expect((await store.load('t1', context))!.metadata).toEqual({ kept: true });
   });
 });

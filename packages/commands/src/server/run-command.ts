@@ -49,7 +49,22 @@ export interface CommandRunnerOptions {
    * `createSubtask` (a `CommandError` becomes the command's reply).
    */
   admitPrompt?: (context: ServerCallContext, command: string) => void;
+  /** What a new task in an existing context inherits (SEMANTICS §10). */
+  continueContext?: ContinueContext;
 }
+
+/** What a new task in an existing context starts with: metadata, and history before its first message. */
+export interface ContextSeed {
+  metadata?: TaskMetadata;
+  history?: Message[];
+}
+
+/** Finds what the new task `taskId` in `contextId` inherits; undefined for a context with no tasks. */
+export type ContinueContext = (
+  contextId: string,
+  taskId: string,
+  context: ServerCallContext,
+) => Promise<ContextSeed | undefined>;
 
 /** The command path: one indexed read, the handler, one atomic write of all it did, one publish. */
 export class CommandRunner {
@@ -61,7 +76,7 @@ export class CommandRunner {
     context: ServerCallContext,
   ): Promise<CommandOutcome> {
     const { store, live } = this.options;
-    const { head, created } = await this.resolveTask(message, context);
+    const { head, created, inherited } = await this.resolveTask(message, context);
     // Tagged like its reply, so that history readers can leave both out of a model's context (§3).
     const commandMessage: Message = {
       ...message,
@@ -70,7 +85,15 @@ export class CommandRunner {
       metadata: { ...message.metadata, command: parsed.name },
     };
     const staged: StagedEffects = { subtasks: [], prompts: [] };
-    const result = await this.runHandler(parsed, commandMessage, head, created, context, staged);
+    const result = await this.runHandler(
+      parsed,
+      commandMessage,
+      head,
+      created,
+      context,
+      staged,
+      inherited,
+    );
     const reply = replyMessage(head, parsed.name, result);
     const effects = { metadata: staged.metadata, subtasks: staged.subtasks };
     // One write: the command, its reply and all it changed are stored together or not at all.
@@ -89,7 +112,7 @@ export class CommandRunner {
         },
       };
       await store.create(
-        { ...stored, history: [commandMessage, reply], artifacts: [] },
+        { ...stored, history: [...inherited, commandMessage, reply], artifacts: [] },
         context,
         effects,
       );
@@ -123,7 +146,7 @@ export class CommandRunner {
   private async resolveTask(
     message: Message,
     context: ServerCallContext,
-  ): Promise<{ head: TaskHead; created: boolean }> {
+  ): Promise<{ head: TaskHead; created: boolean; inherited: Message[] }> {
     if (message.taskId) {
       if (message.taskId.trim() === '') throw new RequestMalformedError('message.taskId is blank');
       const head = await this.options.store.loadHead(message.taskId, context);
@@ -133,20 +156,25 @@ export class CommandRunner {
           `contextId mismatch: message contextId '${message.contextId}' does not match task '${head.id}' contextId '${head.contextId}'`,
         );
       }
-      return { head, created: false };
+      return { head, created: false, inherited: [] };
     }
     // SEMANTICS §4: a command can start a task, which is then idle and waiting for input.
+    const id = this.newId();
+    // SEMANTICS §10: in an existing context, it continues that context's conversation.
+    const seed = message.contextId
+      ? await this.options.continueContext?.(message.contextId, id, context)
+      : undefined;
     const head: TaskHead = {
-      id: this.newId(),
+      id,
       contextId: message.contextId || this.newId(),
       status: {
         state: TaskState.TASK_STATE_INPUT_REQUIRED,
         message: undefined,
         timestamp: new Date().toISOString(),
       },
-      metadata: {},
+      metadata: seed?.metadata ?? {},
     };
-    return { head, created: true };
+    return { head, created: true, inherited: seed?.history ?? [] };
   }
 
   private async runHandler(
@@ -156,6 +184,7 @@ export class CommandRunner {
     created: boolean,
     context: ServerCallContext,
     staged: StagedEffects,
+    inherited: Message[],
   ): Promise<CommandResult> {
     const { name, command } = parsed;
     // A declared required argument is a promise to the handler: it never runs without one.
@@ -165,10 +194,18 @@ export class CommandRunner {
         `/${name} needs an argument: type /${name} ${command.argument_hint}.`,
       );
     }
-    const commandContext = this.commandContext(parsed, message, head, created, context, staged);
+    const commandContext = this.commandContext(
+      parsed,
+      message,
+      head,
+      created,
+      context,
+      staged,
+      inherited,
+    );
     try {
-      const result = await command.run(commandContext);
-      return typeof result === 'string' ? { text: result } : result;
+      const returned = await command.run(commandContext);
+      return settleTaskRef(typeof returned === 'string' ? { text: returned } : returned, staged);
     } catch (error) {
       // A handler that throws changes nothing, whatever it staged before.
       Object.assign(staged, { metadata: undefined, subtasks: [], prompts: [] });
@@ -188,9 +225,10 @@ export class CommandRunner {
     created: boolean,
     context: ServerCallContext,
     staged: StagedEffects,
+    inherited: Message[],
   ): CommandContext {
-    // A task this command creates is not stored yet: its history is the command alone.
-    const task = this.view(head, created, context, created ? [message] : undefined);
+    // A task this command creates is not stored yet: its history is what it inherited, then the command.
+    const task = this.view(head, created, context, created ? [...inherited, message] : undefined);
     const user = context.user;
     return {
       name: parsed.name,
@@ -267,6 +305,23 @@ export class CommandRunner {
     }
     return this.view(head, true, context, history);
   }
+}
+
+/**
+ * SEMANTICS §3: `task_ref` names a sub-task this command created. With exactly
+ * one, a handler that forgot it gets it filled in; any other id is a handler bug.
+ */
+function settleTaskRef(result: CommandResult, staged: StagedEffects): CommandResult {
+  const created = staged.subtasks.map((task) => task.id);
+  if (result.task_ref === undefined) {
+    return created.length === 1 ? { ...result, task_ref: created[0] } : result;
+  }
+  if (!created.includes(result.task_ref)) {
+    throw new Error(
+      `task_ref '${result.task_ref}' is not a sub-task this command created (it created ${created.length === 0 ? 'none' : created.join(', ')})`,
+    );
+  }
+  return result;
 }
 
 /** A refusal: the text a person reads, and the same as `{"error": {code, message}}` data. */

@@ -15,6 +15,7 @@ export const FAULTS = {
   'no-echo': 'extension-echo',
   'stream-without-snapshot': 'streaming',
   'working-state-lies': 'command-on-working-task',
+  'working-state-input-required': 'command-on-working-task',
   'ended-task-refused': 'command-on-ended-task',
   'dangling-task-ref': 'task-ref',
   'completion-bad-entry': 'completion-entry',
@@ -32,22 +33,42 @@ interface Task {
 
 const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED']);
 
-export async function startBrokenAgent(faults: Fault[] = []): Promise<Listening> {
+export interface BrokenAgentOptions {
+  /** How long an ordinary message's "model turn" takes, in ms (300 by default; 0 ends it at once). */
+  turnMs?: number;
+  /** Rewrites the card before it is served, for cards with several problems at once. */
+  card?: (card: any) => unknown;
+  /** Sees every request first: what a test wants to know about its headers. */
+  onRequest?: (request: express.Request) => void;
+}
+
+export async function startBrokenAgent(
+  faults: Fault[] = [],
+  options: BrokenAgentOptions = {},
+): Promise<Listening> {
   const has = (fault: Fault) => faults.includes(fault);
   const tasks = new Map<string, Task>();
   const app = express();
+  if (options.onRequest) {
+    const seen = options.onRequest;
+    app.use((req, _res, next) => {
+      seen(req);
+      next();
+    });
+  }
   const listening = await listen(app);
   const base = listening.baseUrl;
 
   const commands = [
     { name: 'help', description: 'List the commands', argument_hint: '' },
     { name: 'fork', description: 'Copy this task', argument_hint: '' },
+    { name: 'delegate', description: 'Hand a job to a sub-task', argument_hint: '<job>' },
   ];
   app.get('/.well-known/agent-card.json', (_req, res) => {
     const listed = has('card-extra-key')
       ? commands.map((c) => ({ ...c, usage: `/${c.name}` }))
       : commands;
-    res.json({
+    const card = {
       name: 'broken agent',
       version: '0.0.1',
       supportedInterfaces: [
@@ -71,7 +92,8 @@ export async function startBrokenAgent(faults: Fault[] = []): Promise<Listening>
             : []),
         ],
       },
-    });
+    };
+    res.json(options.card ? options.card(card) : card);
   });
 
   const agentMessage = (task: Task, text: string, metadata?: Record<string, unknown>) => ({
@@ -114,7 +136,11 @@ export async function startBrokenAgent(faults: Fault[] = []): Promise<Listening>
         : task.status.state;
     const tags: Record<string, unknown> = { command: name };
     let text = commands.map((c) => `/${c.name}: ${c.description}`).join('\n');
-    if (name === 'fork') {
+    const args = String(message.parts[0].text)
+      .replace(/^\/\S+\s*/, '')
+      .trim();
+    if (name === 'delegate' && args === '') text = 'Usage: /delegate <job>: say what to hand over.';
+    if (name === 'fork' || (name === 'delegate' && args !== '')) {
       const sub = newTask(task.contextId);
       sub.status.state = 'TASK_STATE_INPUT_REQUIRED';
       tags['task_ref'] = has('dangling-task-ref') ? crypto.randomUUID() : sub.id;
@@ -124,6 +150,8 @@ export async function startBrokenAgent(faults: Fault[] = []): Promise<Listening>
     if (has('state-changed')) state = 'TASK_STATE_COMPLETED';
     if (has('working-state-lies') && before === 'TASK_STATE_WORKING')
       state = 'TASK_STATE_COMPLETED';
+    if (has('working-state-input-required') && before === 'TASK_STATE_WORKING')
+      state = 'TASK_STATE_INPUT_REQUIRED';
     const reply = agentMessage(task, text, tags);
     task.history.push(message, reply);
     task.status = { state, message: reply };
@@ -189,7 +217,9 @@ export async function startBrokenAgent(faults: Fault[] = []): Promise<Listening>
     task.history.push(message);
     task.status = { state: 'TASK_STATE_WORKING' };
     send({ task: snapshot(task) });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // With turnMs 0 the turn ends in the same tick, before any command can reach it.
+    if (options.turnMs !== 0)
+      await new Promise((resolve) => setTimeout(resolve, options.turnMs ?? 300));
     const answer = agentMessage(task, 'You said something.');
     task.history.push(answer);
     if (

@@ -1,4 +1,5 @@
-import type { LiveStreams, StreamRelay } from 'a2a-commands/server';
+import type { StreamRelay } from 'a2a-commands/server';
+import type { LiveStreams } from 'a2a-commands/server/internal';
 import type { Logger } from 'pino';
 import type { AnyKysely } from '../store/index.js';
 import type { TaskEventRelay, TaskEvents } from '../turns/task-events.js';

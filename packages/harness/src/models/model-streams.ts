@@ -20,7 +20,7 @@ export type OnAnswerChunk = (text: string, first: boolean) => void;
 
 /**
  * Where model answers stream: on the thread that serves requests, or on a
- * worker thread so that this one only sees grouped chunks (issue 12: the AI
+ * worker thread so that this one only sees grouped chunks (the AI
  * SDK's per-token stream chain was the largest cost of a streamed turn).
  * `stream` settles like `streamModelTurn`: a `ModelError`, a
  * `ModelTimeoutError`, or an error named `AbortError` as soon as `signal` aborts.

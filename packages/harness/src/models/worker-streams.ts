@@ -23,7 +23,7 @@ interface Pending {
 /**
  * Answers streamed on one worker thread, so that the thread serving requests
  * handles a few grouped chunks a turn instead of the AI SDK's stream chain for
- * every token (issue 12: commands stay instant while turns stream). The
+ * every token (commands stay instant while turns stream). The
  * worker starts with the first answer, and again after it dies; a death fails
  * the answers it was streaming, as a model error.
  */

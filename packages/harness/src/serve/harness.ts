@@ -20,6 +20,7 @@ import {
   type ModelStreams,
 } from '../models/index.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
+import { continueContext } from '../turns/context-continuation.js';
 import { DEFAULT_TURN_OPTIONS } from '../turns/turn-options.js';
 import { requestLog } from '../request-scope.js';
 import { TaskEvents } from '../turns/task-events.js';
@@ -167,6 +168,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     relay: cluster?.replyRelay,
     // Charged by what runs: commands, turns, and the turns commands start.
     ...(rateLimiter.active && { admit: rateLimiter.admit }),
+    continueContext: (contextId, taskId, context) =>
+      continueContext(store, contextId, taskId, context),
   });
   if (cluster) {
     cluster.deliverTo(events, commands.live);

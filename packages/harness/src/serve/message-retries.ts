@@ -9,7 +9,8 @@ import {
 } from '@a2a-js/sdk';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { commandReplyEvent, type TaskHead } from 'a2a-commands/server';
+import type { TaskHead } from 'a2a-commands/server';
+import { commandReplyEvent } from 'a2a-commands/server/internal';
 import { hangUpSignal } from '../request-scope.js';
 import { MessageIdTakenError, type HarnessTaskStore } from '../store/index.js';
 import { answerTo } from '../turns/model-context.js';

@@ -1,6 +1,7 @@
 import {
   TaskState,
   taskStateToJSON,
+  type Artifact,
   type ListTasksRequest,
   type ListTasksResponse,
   type Message,
@@ -9,13 +10,8 @@ import {
 import { ServerCallContext, type TaskStore, type User } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore, TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { TaskMetadata } from 'a2a-commands';
-import {
-  KeyedLock,
-  withoutReplyTags,
-  type CommandEffects,
-  type CommandTaskStore,
-  type TaskHead,
-} from 'a2a-commands/server';
+import type { CommandEffects, CommandTaskStore, TaskHead } from 'a2a-commands/server';
+import { KeyedLock, withoutReplyTags } from 'a2a-commands/server/internal';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
 import { postgresPoolOf, sqliteConnectionOf, walCheckpointsOf } from './database.js';
@@ -269,6 +265,17 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     });
   }
 
+  /**
+   * SEMANTICS §4: the answer a turn left stays the task's artifact once the
+   * turn has ended; each turn's answer replaces the one before.
+   */
+  keepAnswerArtifact(taskId: string, context: ServerCallContext, answer: Artifact): Promise<void> {
+    return this.write(taskId, async (_db, heads) => {
+      const task = await heads.load(taskId, context);
+      if (task) await heads.save({ ...task, history: [], artifacts: [answer] }, context);
+    });
+  }
+
   async updateMetadata(
     taskId: string,
     update: (current: TaskMetadata) => TaskMetadata,
@@ -300,6 +307,27 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         sql<boolean>`not exists (select 1 from ${sql.table(MESSAGES_TABLE)} m where m.task_id = t.id)`,
       )
       .execute();
+  }
+
+  /**
+   * SEMANTICS §10: the caller's most recently active task in `contextId`;
+   * `'foreign'` when only other callers' tasks are there; undefined for a
+   * context with no tasks.
+   */
+  async latestTaskInContext(
+    contextId: string,
+    context: ServerCallContext,
+  ): Promise<TaskHead | 'foreign' | undefined> {
+    const { tenant, owner } = scopeOf(context);
+    const inContext = () => this.taskKeys().where(sql.ref('context_id'), '=', contextId);
+    const own = await inContext()
+      .where(sql.ref('tenant'), '=', tenant)
+      .where(sql.ref('owner'), '=', owner)
+      .orderBy(sql.ref('status_last_updated'), 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (own) return this.loadHead(own.id, context);
+    return (await inContext().limit(1).executeTakeFirst()) ? 'foreign' : undefined;
   }
 
   /** A message of the task by its id, with its place in the history; undefined when none. */
@@ -426,7 +454,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   }
 
   /**
-   * Issue 15, item 9: history copied into new tasks (a fork) must fit the
+   * History copied into new tasks (a fork) must fit the
    * owner's quota. Checked in the transaction that stores them, under the
    * owner's lock on PostgreSQL, so concurrent forks cannot all pass.
    */

@@ -1,6 +1,7 @@
 import { TaskState, TaskStatus, taskStateFromJSON, type Message, type Task } from '@a2a-js/sdk';
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
-import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
+import type { CommandEffects, TaskHead } from 'a2a-commands/server';
+import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
 import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from './messages-table.js';

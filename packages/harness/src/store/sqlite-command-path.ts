@@ -1,5 +1,6 @@
 import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk';
-import { withoutReplyTags, type CommandEffects, type TaskHead } from 'a2a-commands/server';
+import type { CommandEffects, TaskHead } from 'a2a-commands/server';
+import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from './group-commit.js';
 import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from './messages-table.js';

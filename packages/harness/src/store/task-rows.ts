@@ -1,6 +1,7 @@
 import { Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
 import type { TaskMetadata } from 'a2a-commands';
-import { withoutReplyTags, type TaskHead } from 'a2a-commands/server';
+import type { TaskHead } from 'a2a-commands/server';
+import { withoutReplyTags } from 'a2a-commands/server/internal';
 
 /**
  * The SDK's `tasks` row format, for the raw command paths (SQLite and

@@ -12,7 +12,7 @@ export function textOf(message: Message): string {
 }
 
 /**
- * What the model is given of one message, part by part (issue 15, item 5):
+ * What the model is given of one message, part by part:
  * text as it is, data parts as their JSON text. File parts are refused at the
  * edge (serve/message-shape.ts), so none reach a turn; an old stored one is
  * named, not dropped in silence.

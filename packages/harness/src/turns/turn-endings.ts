@@ -8,7 +8,14 @@ import { SETTINGS_KEY, settingsOf, withSettings, type TokenUsage } from '../sett
 import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
 import type { TaskEvents } from './task-events.js';
 import { abortReasonOf, type AbortReason, type Turn } from './turn.js';
-import { agentMessage, status, statusEvent, TERMINAL_STATES } from './turn-events.js';
+import { textOf } from './model-context.js';
+import {
+  agentMessage,
+  answerArtifact,
+  status,
+  statusEvent,
+  TERMINAL_STATES,
+} from './turn-events.js';
 
 export const TURN_FAILED_NOTE =
   'This turn failed on the server before it could finish (the server log says why). Send your message again to retry.';
@@ -59,6 +66,8 @@ interface EndingRule {
   label: EndingLabel;
   /** The message it leaves in the history, if any. */
   message?: Message;
+  /** Whether that message is an answer, kept as the task's `answer` artifact too (SEMANTICS §4). */
+  answer?: boolean;
   /** The status it stores over `current`. */
   status(current: TaskStatus | undefined, message: Message | undefined): TaskStatus | undefined;
   metadata?: (current: TaskMetadata) => TaskMetadata;
@@ -78,6 +87,7 @@ function ruleOf(task: { id: string; contextId: string }, ending: TurnEnding): En
         writer: 'turn',
         label: 'answered',
         message: finishedMessage(task, ending),
+        answer: true,
         status: backToInput,
         metadata: countTurn(ending.usage),
       };
@@ -96,6 +106,7 @@ function ruleOf(task: { id: string; contextId: string }, ending: TurnEnding): En
         message: ending.text
           ? { ...agentMessage(task, ending.text), metadata: { [SETTINGS_KEY]: { stopped: true } } }
           : noteMessage(id, contextId, 'stopped', STOPPED_BEFORE_ANSWER),
+        answer: ending.text !== '',
         status: backToInput,
       };
     case 'failed':
@@ -200,6 +211,15 @@ export class TurnEndings {
       if (error instanceof NotNow) return undefined;
       throw error;
     }
+    const turnId = target.turnIds.find((id) => id !== '');
+    // Before the final event, so that a client that reads the task on it finds the artifact.
+    if (ended && turnId && rule.answer && rule.message) {
+      await this.deps.store.keepAnswerArtifact(
+        taskId,
+        context,
+        answerArtifact(turnId, textOf(rule.message)),
+      );
+    }
     if (ended?.status) this.announce({ id: taskId, contextId }, ended.status, target.turnIds);
     return ended;
   }
@@ -243,4 +263,4 @@ function countTurn(usage: TokenUsage) {
 }
 
 /** Whether a stored agent message is an answer that `/stop` cut short. */
-export { isStoppedAnswer } from 'a2a-commands';
+export { isStoppedAnswer } from 'a2a-chat-core';

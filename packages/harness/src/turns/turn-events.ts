@@ -1,4 +1,5 @@
-import { AGENT, ANSWER_ARTIFACT_NAME, newMessage, textPart } from 'a2a-commands';
+import { AGENT, newMessage, textPart } from 'a2a-commands';
+import { ANSWER_ARTIFACT_NAME } from 'a2a-chat-core';
 import type { TaskState } from '@a2a-js/sdk';
 import {
   type Artifact,
@@ -29,7 +30,8 @@ export function statusEvent(
 }
 
 // SEMANTICS §4: clients find the answer so far under this name, so the library names it.
-export { ANSWER_ARTIFACT_NAME, TERMINAL_STATES } from 'a2a-commands';
+export { TERMINAL_STATES } from 'a2a-commands';
+export { ANSWER_ARTIFACT_NAME } from 'a2a-chat-core';
 
 /** A turn's answer as one artifact: its chunks append to it. */
 export function answerArtifact(turnId: string, text: string): Artifact {

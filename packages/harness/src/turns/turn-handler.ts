@@ -30,7 +30,7 @@ import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { hangUpSignal } from '../request-scope.js';
 import type { HarnessTaskStore } from '../store/index.js';
 import type { EventSubscription } from './task-events.js';
-import { taskEvent, TERMINAL_STATES } from './turn-events.js';
+import { ANSWER_ARTIFACT_NAME, taskEvent, TERMINAL_STATES } from './turn-events.js';
 import { requireTaskId, type TurnLifecycle } from './turn-lifecycle.js';
 
 export interface TurnHandlerOptions {
@@ -235,8 +235,12 @@ function historyLengthOf(value: number | undefined): number | undefined {
   return Math.min(value, Number.MAX_SAFE_INTEGER);
 }
 
-/** A task as stored, with the answer its running turn has streamed so far, if any. */
+/**
+ * A task as stored, with the answer its running turn has streamed so far, if
+ * any, in place of the answer the turn before left (SEMANTICS §4).
+ */
 function withAnswerSoFar(task: Task, answer: Artifact | undefined): Task {
   if (!answer || task.status?.state !== TaskState.TASK_STATE_WORKING) return task;
-  return { ...task, artifacts: [...task.artifacts, answer] };
+  const others = task.artifacts.filter((artifact) => artifact.name !== ANSWER_ARTIFACT_NAME);
+  return { ...task, artifacts: [...others, answer] };
 }

@@ -20,6 +20,7 @@ import type { ModelCatalog, ModelStreams } from '../models/index.js';
 import { hangUpSignal, requestLog } from '../request-scope.js';
 import { ownerContext, retryWhileUnreachable, type HarnessTaskStore } from '../store/index.js';
 import type { TurnOptions } from './turn-options.js';
+import { continueContext } from './context-continuation.js';
 import { LocalTurns } from './local-turns.js';
 import { unansweredMessages } from './model-context.js';
 import { streamAnswer } from './model-turn.js';
@@ -141,20 +142,23 @@ export class TurnLifecycle {
       } else {
         const id = store.newId();
         const contextId = incoming.contextId || store.newId();
+        const seed = incoming.contextId
+          ? await continueContext(store, incoming.contextId, id, context)
+          : undefined;
         message = { ...incoming, taskId: id, contextId };
         const task: Task = {
           id,
           contextId,
           status: status(TaskState.TASK_STATE_WORKING),
-          history: [message],
+          history: [...(seed?.history ?? []), message],
           artifacts: [],
-          metadata: {},
+          metadata: seed?.metadata ?? {},
         };
         events = this.events.subscribe(id, hangUpSignal(context));
         // A new task: nothing waits on it yet, so the admission only records the turn.
         admission = this.scheduler.admit({ taskId: id, turnId: message.messageId }, context, 0);
         await store.create(task, context, {}, admission.alongside);
-        head = { id, contextId, status: task.status, metadata: {} };
+        head = { id, contextId, status: task.status, metadata: task.metadata };
       }
     } catch (error) {
       admission?.abandon();

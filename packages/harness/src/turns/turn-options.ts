@@ -5,7 +5,7 @@ import { DEFAULT_CHUNKING, type ChunkingOptions } from '../models/answer-chunks.
 export interface TurnOptions extends ChunkingOptions, ModelTimeouts {
   /** The longest answer kept, in characters; the model is stopped there, with a mark. */
   answerChars: number;
-  /** Answers stream on a worker thread, off the one serving requests (issue 12). */
+  /** Answers stream on a worker thread, off the one serving requests. */
   modelWorker: boolean;
 }
 

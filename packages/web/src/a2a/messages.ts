@@ -1,5 +1,6 @@
 import type { Task } from '@a2a-js/sdk';
-import { HARNESS_METADATA_KEY, SUBTASK_METADATA_KEY } from 'a2a-commands/client';
+import { HARNESS_METADATA_KEY } from 'a2a-chat-core';
+import { SUBTASK_METADATA_KEY } from 'a2a-commands/client';
 
 /*
  * What the chat reads from tasks besides their transcript (the client core,

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The chat keeps up with its agent while the page stays open (issue 13): a
+ * The chat keeps up with its agent while the page stays open: a
  * custom command file dropped into the harness's commands folder shows in the
  * open slash menu; the agent stopping and starting again on the same port and
  * database is shown as an outage and recovered from without a reload; and a

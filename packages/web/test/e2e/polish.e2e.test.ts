@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Issue 13's polish, end to end: Markdown answers with a code Copy button,
+ * Polish, end to end: Markdown answers with a code Copy button,
  * where focus goes, the phone drawer as a modal, and replies that agree with
  * themselves (`/model` errors, `/tasks` titles, forks, `/clear`). A real
  * harness on loopback, a fake OpenAI-compatible server behind it, and Debian's

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The web chat's broken paths of issue 13, end to end: a real harness on
+ * The web chat's paths that once broke (joining a running turn, stopping it), end to end: a real harness on
  * loopback with a fake OpenAI-compatible server behind it that writes slowly
  * (so turns are still running when the page joins or stops them), and Debian's
  * Chromium driven by playwright-core.

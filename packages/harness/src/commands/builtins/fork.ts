@@ -35,7 +35,7 @@ export const forkCommand: BuiltinCommand = ({ catalog, store }) => ({
     }
 
     const history = await task.loadHistory();
-    // Issue 15, item 9: a fork copies the history; the owner's quota bounds the copies.
+    // A fork copies the history; the owner's quota bounds the copies.
     const adding = storedChars(history);
     const left = await store.historyQuotaLeft(callContext);
     if (adding > left) {

@@ -1,7 +1,5 @@
-import { TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_METADATA_KEY, isNote, isStoppedAnswer, noteKindOf } from './harness-marks.js';
-import { isRunningState, isTerminalState } from './task-states.js';
 
 describe('the harness marks', () => {
   it('reads a note and its kind', () => {
@@ -17,15 +15,5 @@ describe('the harness marks', () => {
     expect(isStoppedAnswer({ metadata: { 'a2a-harness': { stopped: 'yes' } } })).toBe(false);
     expect(isStoppedAnswer({ metadata: { 'a2a-harness': [true] } })).toBe(false);
     expect(isStoppedAnswer(undefined)).toBe(false);
-  });
-});
-
-describe('task states', () => {
-  it('knows the terminal states and the running ones', () => {
-    expect(isTerminalState(TaskState.TASK_STATE_CANCELED)).toBe(true);
-    expect(isTerminalState(TaskState.TASK_STATE_INPUT_REQUIRED)).toBe(false);
-    expect(isTerminalState(undefined)).toBe(false);
-    expect(isRunningState(TaskState.TASK_STATE_WORKING)).toBe(true);
-    expect(isRunningState(TaskState.TASK_STATE_COMPLETED)).toBe(false);
   });
 });

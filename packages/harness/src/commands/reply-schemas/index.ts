@@ -2,7 +2,6 @@ import clear from './clear.schema.json' with { type: 'json' };
 import fork from './fork.schema.json' with { type: 'json' };
 import help from './help.schema.json' with { type: 'json' };
 import model from './model.schema.json' with { type: 'json' };
-import refusal from './refusal.schema.json' with { type: 'json' };
 import spawn from './spawn.schema.json' with { type: 'json' };
 import status from './status.schema.json' with { type: 'json' };
 import stop from './stop.schema.json' with { type: 'json' };
@@ -13,9 +12,9 @@ import title from './title.schema.json' with { type: 'json' };
 type Schema = Readonly<Record<string, unknown>>;
 
 /**
- * The JSON Schema of the data part of each built-in command's reply (the
- * harness's /help, /model, ...), by command name. Each also accepts the
- * shared refusal, {@link commandRefusalSchema}.
+ * The JSON Schema of the data part of each built-in command's reply (/help,
+ * /model, ...), by command name. Each also accepts the library's shared
+ * refusal, `commandRefusalSchema` from a2a-commands.
  */
 export const builtinReplySchemas: Readonly<Record<string, Schema>> = {
   help,
@@ -29,6 +28,3 @@ export const builtinReplySchemas: Readonly<Record<string, Schema>> = {
   tasks,
   stop,
 };
-
-/** Any refused command's data part: `{"error": {"code": "<kebab-case>", "message": "..."}}`. */
-export const commandRefusalSchema: Schema = refusal;

@@ -1,0 +1,118 @@
+/**
+ * Every TypeScript snippet of the README runs, not only compiles: each becomes
+ * a module whose `declare`d names (the adopter's own card, executor, client)
+ * come from real fixtures, and runs in a process of its own against a real
+ * agent. A snippet that serves must answer its card; the others must exit 0.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExampleAgent } from '../examples/agent.js';
+import { packageDir } from './support/cli.js';
+import { listen, type Listening } from 'a2a-testing/http';
+import { typescriptBlocks } from './support/markdown.js';
+
+const snippetDir = join(
+  packageDir,
+  '..',
+  '..',
+  'node_modules',
+  '.cache',
+  'a2a-commands-readme-run',
+);
+const fixtures = join(packageDir, 'test', 'support', 'readme-fixtures.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The snippet with its declared names bound to the fixtures and its port 4000 replaced. */
+export function runnable(code: string, port: number, agentPort: number): string {
+  const bound = code
+    .replace(/^declare const (\w+): [^;]+;.*$/gm, 'const $1 = __fixtures.$1!;')
+    .replace(/^declare function (\w+)\([^)]*\): [^;]+;$/gm, 'const $1 = __fixtures.$1;')
+    .replace(/127\.0\.0\.1:4000/g, `127.0.0.1:${agentPort}`)
+    .replace(/\.listen\(4000\)/g, `.listen(${port}, '127.0.0.1')`);
+  return `import * as __fixtures from ${JSON.stringify(fixtures)};\n${bound}\nexport {};\n`;
+}
+
+let agent: Listening;
+let blocks: Array<{ line: number; code: string }> = [];
+beforeAll(async () => {
+  const app = express();
+  agent = await listen(app);
+  app.use(createExampleAgent(agent.baseUrl).app);
+  blocks = typescriptBlocks(await readFile(join(packageDir, 'README.md'), 'utf8'));
+  await rm(snippetDir, { recursive: true, force: true });
+  await mkdir(snippetDir, { recursive: true });
+});
+afterAll(async () => {
+  await agent.close();
+  await rm(snippetDir, { recursive: true, force: true });
+});
+
+/** Runs one snippet: resolves with its exit code, or 'serving' once its card answers. */
+async function runSnippet(
+  line: number,
+  code: string,
+): Promise<{ outcome: string; stderr: string }> {
+  const port = await freePort();
+  const agentPort = Number(new URL(agent.baseUrl).port);
+  const file = join(snippetDir, `readme-line-${line}.mts`);
+  await writeFile(file, runnable(code, port, agentPort));
+  const child = spawn(process.execPath, ['--conditions=a2a-source', '--import', 'tsx', file], {
+    cwd: packageDir,
+    env: { ...process.env, SNIPPET_PORT: String(port), SNIPPET_AGENT_URL: agent.baseUrl },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<string>((resolve) =>
+    child.on('exit', (exitCode) => resolve(`exit ${exitCode}`)),
+  );
+  const serving = (async () => {
+    for (let i = 0; i < 150; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const answer = await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`).catch(
+        () => undefined,
+      );
+      if (answer?.ok) return 'serving';
+    }
+    return 'timed out';
+  })();
+  const outcome = await Promise.race([exited, serving]);
+  child.kill();
+  return { outcome, stderr };
+}
+
+describe('README.md snippets, run', () => {
+  it('has snippets to run', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('finds a snippet that fails when run', async () => {
+    const { outcome, stderr } = await runSnippet(0, "throw new Error('snippet broke');");
+    expect(outcome).toBe('exit 1');
+    expect(stderr).toContain('snippet broke');
+  }, 60_000);
+
+  it('each runs: a server answers its card, anything else exits 0', async () => {
+    const failed: string[] = [];
+    for (const { line, code } of blocks) {
+      const { outcome, stderr } = await runSnippet(line, code);
+      const serves = /\.listen\(4000\)/.test(code);
+      const expected = serves ? 'serving' : 'exit 0';
+      if (outcome !== expected)
+        failed.push(`README line ${line}: ${outcome}, not ${expected}\n${stderr}`);
+    }
+    expect(failed).toEqual([]);
+  }, 180_000);
+});
