@@ -1,7 +1,7 @@
 /** Plain HTTP servers that misbehave on purpose, for the checker to survive. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Listening } from './http.js';
+import type { Listening } from 'a2a-testing/http';
 
 /** Listens on a free loopback port with a bare node:http handler. */
 export async function serve(handler: http.RequestListener): Promise<Listening> {

@@ -13,7 +13,8 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { withoutReplyTags, type TaskHead } from 'a2a-commands/server';
+import type { TaskHead } from 'a2a-commands/server';
+import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type { Logger } from 'pino';
 import type { HarnessMetrics } from '../metrics/harness-metrics.js';
 import type { ModelCatalog, ModelStreams } from '../models/index.js';
@@ -362,10 +363,7 @@ export class TurnLifecycle {
   /** Cancel and shutdown write their own ending: a turn they aborted stops trying. */
   private outageRetry(turn: Turn, context: ServerCallContext) {
     return {
-      giveUp: () => {
-        const aborted = abortReasonOf(turn);
-        return aborted === 'canceled' || aborted === 'shutdown';
-      },
+      giveUp: () => endingFromOutside(turn) !== undefined,
       onWait: (error: Error, attempt: number) => {
         if (attempt === 0)
           requestLog(context, this.options.logger).warn(
