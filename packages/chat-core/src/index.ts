@@ -20,3 +20,4 @@ export {
   type TranscriptAction,
   type TranscriptOptions,
 } from './transcript.js';
+export { shortTaskId } from './short-id.js';

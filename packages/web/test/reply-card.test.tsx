@@ -65,6 +65,20 @@ describe('ReplyCard', () => {
     expect(link.getAttribute('target')).toBeNull();
   });
 
+  it('names a sub-task and a fork made in the same millisecond by different short ids', () => {
+    // UUIDv7: the leading digits are the time, the trailing ones random.
+    const sub = '01a23514-9c3e-7000-8000-1111aaaa2222';
+    const fork = '01a23514-9c3e-7000-8000-3333bbbb4444';
+    render(
+      <>
+        <ReplyCard entry={reply('spawn', 'Started', { taskRef: sub })} onCommand={vi.fn()} />
+        <ReplyCard entry={reply('fork', 'Forked', { taskRef: fork })} onCommand={vi.fn()} />
+      </>,
+    );
+    const ids = [...document.querySelectorAll('.reply-link-id')].map((id) => id.textContent);
+    expect(ids).toEqual(['aaaa2222', 'bbbb4444']);
+  });
+
   it('lists /tasks as links to each task', () => {
     const data = {
       tasks: [

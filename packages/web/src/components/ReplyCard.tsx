@@ -1,3 +1,4 @@
+import { shortTaskId } from 'a2a-chat-core';
 import type { ReplyEntry } from '../a2a/transcript.js';
 import { taskHref } from '../state/task-hash.js';
 import { ModelPicker } from './ModelPicker.js';
@@ -48,7 +49,7 @@ export function ReplyCard({
           {/* A fork goes on independently: it is not a sub-task of this one. */}
           {entry.command === 'fork' ? 'Open fork' : 'Open sub-task'}{' '}
           <span aria-hidden="true">→</span>
-          <span className="reply-link-id">{entry.taskRef.slice(0, 8)}</span>
+          <span className="reply-link-id">{shortTaskId(entry.taskRef)}</span>
         </a>
       )}
     </article>
