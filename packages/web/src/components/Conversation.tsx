@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, type ReactNode } from 'react';
 import type { Entry } from '../a2a/transcript.js';
 import { MessageBubble } from './MessageBubble.js';
 import { Divider, NoteLine } from './NoteLine.js';
@@ -20,6 +20,35 @@ function latestModelReplyOf(entries: readonly Entry[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * One entry of the transcript. The transcript keeps every unchanged entry as
+ * the same object, so a chunk renders only the entry it grows: a long
+ * conversation costs no more per chunk than a short one.
+ */
+const EntryItem = memo(function EntryItem({
+  entry,
+  onCommand,
+  latestModel,
+}: {
+  entry: Entry;
+  onCommand: (text: string) => Promise<unknown>;
+  latestModel: boolean;
+}) {
+  return (
+    <li className={`entry entry--${entry.kind}`}>
+      {entry.kind === 'reply' ? (
+        <ReplyCard entry={entry} onCommand={onCommand} latestModel={latestModel} />
+      ) : entry.kind === 'note' ? (
+        <NoteLine entry={entry} />
+      ) : entry.kind === 'divider' ? (
+        <Divider entry={entry} />
+      ) : (
+        <MessageBubble entry={entry} />
+      )}
+    </li>
+  );
+});
 
 /** How close to the bottom counts as "at the bottom", in px: new output then scrolls into view. */
 const STICK = 80;
@@ -74,21 +103,12 @@ export function Conversation({
         <div role="log" aria-label="Conversation" aria-live="polite">
           <ol className="entries">
             {entries.map((entry) => (
-              <li key={entry.key} className={`entry entry--${entry.kind}`}>
-                {entry.kind === 'reply' ? (
-                  <ReplyCard
-                    entry={entry}
-                    onCommand={onCommand}
-                    latestModel={entry.key === latestModel}
-                  />
-                ) : entry.kind === 'note' ? (
-                  <NoteLine entry={entry} />
-                ) : entry.kind === 'divider' ? (
-                  <Divider entry={entry} />
-                ) : (
-                  <MessageBubble entry={entry} />
-                )}
-              </li>
+              <EntryItem
+                key={entry.key}
+                entry={entry}
+                onCommand={onCommand}
+                latestModel={entry.key === latestModel}
+              />
             ))}
             {thinking && (
               <li className="entry entry--agent">
