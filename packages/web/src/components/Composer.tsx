@@ -11,6 +11,8 @@ import {
   type KeyboardEvent,
 } from 'react';
 import {
+  commandHelp,
+  enterTakesValue,
   ghostHint,
   insertionFor,
   menuEntries,
@@ -71,6 +73,8 @@ export function Composer({
   const helpId = `${id}help`;
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
+  /** The person moved the highlight (arrows, mouse): Enter then takes it even with nothing typed. */
+  const [moved, setMoved] = useState(false);
   const [dismissedAt, setDismissedAt] = useState<string>();
   const [focused, setFocused] = useState(false);
   const [notice, setNotice] = useState<string>();
@@ -119,6 +123,7 @@ export function Composer({
   const change = (next: string) => {
     setValue(next);
     setActive(0);
+    setMoved(false);
     setNotice(undefined);
     // Esc closes the menu for the text it was pressed on; any edit (even back to `/`) reopens it.
     setDismissedAt(undefined);
@@ -131,15 +136,23 @@ export function Composer({
     textarea.current?.focus();
   };
 
-  const take = (index: number) => {
+  /** Puts the value in the box; its list closes until the next edit. */
+  const take = (index: number): string | undefined => {
     const entry = offered?.values[index];
-    if (!offered || !entry) return;
-    change(takeValue(value, offered.position, entry.value));
+    if (!offered || !entry) return undefined;
+    const next = takeValue(value, offered.position, entry.value);
+    change(next);
+    setDismissedAt(next);
     textarea.current?.focus();
+    return next;
   };
 
-  const submit = async () => {
-    const text = value;
+  const moveTo = (index: number) => {
+    setActive(index);
+    setMoved(true);
+  };
+
+  const submit = async (text = value) => {
     const blocker = sendBlocker(text, commands);
     if (blocker) {
       if (text.trim() !== '') setNotice(blocker);
@@ -187,15 +200,24 @@ export function Composer({
     if (valuesOpen) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
-        setActive(
-          moveActive(activeIndex, offered.values.length, event.key === 'ArrowDown' ? 1 : -1),
-        );
+        moveTo(moveActive(activeIndex, offered.values.length, event.key === 'ArrowDown' ? 1 : -1));
         return;
       }
-      // Tab takes a value; Enter still sends what is typed (`/model ` shows the models).
       if (event.key === 'Tab' && !event.shiftKey) {
         event.preventDefault();
         take(activeIndex);
+        return;
+      }
+      const highlighted = offered.values[activeIndex]?.value;
+      if (
+        event.key === 'Enter' &&
+        !event.shiftKey &&
+        highlighted !== undefined &&
+        enterTakesValue(offered.position.value, highlighted, moved)
+      ) {
+        event.preventDefault();
+        const taken = take(activeIndex);
+        if (taken !== undefined) void submit(taken);
         return;
       }
       if (event.key === 'Escape') {
@@ -222,9 +244,7 @@ export function Composer({
 
   // Said before sending, while nothing in the menu matches what is typed.
   const unknown = open ? undefined : unknownCommandWarning(value, commands);
-  const help = ghost
-    ? `/${ghost.command.name} ${ghost.hint}: ${ghost.command.description}${ghost.required ? ' (argument required)' : ''}`
-    : undefined;
+  const help = commandHelp(value, commands);
 
   return (
     <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
@@ -249,7 +269,7 @@ export function Composer({
           id={valuesId}
           offered={offered}
           active={activeIndex}
-          onHover={setActive}
+          onHover={moveTo}
           onChoose={take}
         />
       )}
