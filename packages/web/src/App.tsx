@@ -9,7 +9,7 @@ import { isBusy, isTerminal } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
 import { promptTitleOf } from './a2a/transcript.js';
 import { AgentForm } from './components/AgentForm.js';
-import { ChatHeader } from './components/ChatHeader.js';
+import { ChatHeader, type ConnectionState } from './components/ChatHeader.js';
 import { Composer } from './components/Composer.js';
 import { Conversation } from './components/Conversation.js';
 import { EmptyState } from './components/EmptyState.js';
@@ -211,6 +211,15 @@ export function App() {
   const thinking =
     isBusy(transcript.state) && last?.kind === 'user' && !last.command && !last.pending;
 
+  const connection: ConnectionState | undefined =
+    agent.status.kind === 'connecting'
+      ? 'connecting'
+      : agent.status.kind === 'failed'
+        ? 'not-connected'
+        : live.offline
+          ? 'reconnecting'
+          : undefined;
+
   useEffect(() => {
     document.title = session ? `${title} · ${session.card.name}` : 'A2A chat';
   }, [title, session]);
@@ -274,6 +283,7 @@ export function App() {
           menuButtonId={MENU_BUTTON_ID}
           sidebarOpen={drawerOpen}
           onMenu={() => setDrawerOpen((value) => !value)}
+          connection={connection}
         />
         {agent.status.kind === 'failed' && (
           <ErrorBanner

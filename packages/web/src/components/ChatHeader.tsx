@@ -2,7 +2,20 @@ import type { TaskState } from '@a2a-js/sdk';
 import { taskHref } from '../state/task-hash.js';
 import { StatePill } from './StatePill.js';
 
-/** The open task's title and state; for a sub-task, the way back to its parent. */
+/** How the page stands with its agent, when not simply connected. */
+export type ConnectionState = 'connecting' | 'reconnecting' | 'not-connected';
+
+const CONNECTION_WORDS: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  'not-connected': 'Not connected',
+};
+
+/**
+ * The open task's title and state; for a sub-task, the way back to its parent.
+ * While the agent is not connected, that takes the state's place: the header
+ * is where people look, on a phone as on a desktop (the drawer may be closed).
+ */
 export function ChatHeader({
   title,
   state,
@@ -12,7 +25,10 @@ export function ChatHeader({
   menuButtonId,
   sidebarOpen,
   onMenu,
+  connection,
 }: {
+  /** Undefined while connected. */
+  connection?: ConnectionState;
   menuButtonId?: string;
   title: string;
   state?: TaskState;
@@ -54,7 +70,14 @@ export function ChatHeader({
           {title}
         </h1>
       </div>
-      {state !== undefined && <StatePill state={state} className="chat-state" />}
+      {connection ? (
+        <span className={`connection-state connection-state--${connection}`} role="status">
+          <span className="state-dot" aria-hidden="true" />
+          {CONNECTION_WORDS[connection]}
+        </span>
+      ) : (
+        state !== undefined && <StatePill state={state} className="chat-state" />
+      )}
     </header>
   );
 }
