@@ -13,6 +13,7 @@ import { ChatHeader, type ConnectionState } from './components/ChatHeader.js';
 import { Composer } from './components/Composer.js';
 import { Conversation } from './components/Conversation.js';
 import { EmptyState } from './components/EmptyState.js';
+import { ENDED_PLACEHOLDER, ENDED_PROMPT_REFUSAL, EndedTask } from './components/EndedTask.js';
 import { ErrorBanner } from './components/ErrorBanner.js';
 import { Sidebar } from './components/Sidebar.js';
 import { useAgent } from './state/use-agent.js';
@@ -85,6 +86,18 @@ export function App() {
     }
     setDrawerOpen(false);
   }, [session, routeTaskId, open, newChat]);
+
+  // A link in the conversation or the header opened another task (by keyboard,
+  // say): the link goes with the old view, so focus goes on in the message box.
+  const routeSeen = useRef(routeTaskId);
+  useEffect(() => {
+    if (routeSeen.current === routeTaskId) return;
+    routeSeen.current = routeTaskId;
+    const active = document.activeElement;
+    if (!active || active === document.body || active.closest('.conversation, .chat-head')) {
+      focusComposer();
+    }
+  }, [routeTaskId, focusComposer]);
 
   // An outage another call ran into: the agent is tried again until it answers.
   const { reportUnreachable, reconnects } = live;
@@ -207,6 +220,8 @@ export function App() {
       ? { ...candidate, state: transcript.state }
       : candidate,
   );
+  // SEMANTICS §4: an ended task takes commands, not prompts.
+  const ended = transcript.taskId !== undefined && isTerminal(transcript.state);
   const last = transcript.entries[transcript.entries.length - 1];
   const thinking =
     isBusy(transcript.state) && last?.kind === 'user' && !last.command && !last.pending;
@@ -320,8 +335,18 @@ export function App() {
               onDismiss={chat.dismissProblem}
             />
           )}
+          {ended && transcript.state !== undefined && (
+            <EndedTask
+              state={transcript.state}
+              canFork={commands.some((command) => command.name === 'fork')}
+              onNewChat={startNewChat}
+              onFork={() => void sendFromClick('/fork')}
+            />
+          )}
           <Composer
             commands={commands}
+            placeholder={ended ? ENDED_PLACEHOLDER : undefined}
+            promptRefusal={ended ? ENDED_PROMPT_REFUSAL : undefined}
             argumentValues={argumentValues}
             onSend={chat.send}
             inputId={COMPOSER_ID}

@@ -12,6 +12,7 @@ import {
 } from 'react';
 import {
   commandHelp,
+  commandNameOf,
   enterTakesValue,
   ghostHint,
   insertionFor,
@@ -41,13 +42,16 @@ export function Composer({
   onSend,
   disabled = false,
   sendDisabled = false,
-  placeholder = 'Message the agent, or type / for commands',
+  placeholder: placeholderText,
   argumentValues,
   answering = false,
   onStop,
   inputId,
   focusRequest = 0,
+  promptRefusal,
 }: {
+  /** Set when prompts are not taken here (an ended task): why, said instead of sending one. */
+  promptRefusal?: string;
   /** The box's id, for the skip link. */
   inputId?: string;
   /** Raised to move focus into the box (New chat, a picker click). */
@@ -65,8 +69,10 @@ export function Composer({
   disabled?: boolean;
   /** Typing is fine, sending must wait (a new task is being made). */
   sendDisabled?: boolean;
+  /** The box's placeholder; an invitation to type by default. */
   placeholder?: string;
 }) {
+  const placeholder = placeholderText ?? 'Message the agent, or type / for commands';
   const id = useId();
   const listboxId = `${id}commands`;
   const valuesId = `${id}values`;
@@ -159,12 +165,18 @@ export function Composer({
       return;
     }
     if (sendDisabled || disabled) return;
+    if (promptRefusal && commandNameOf(text, commands) === undefined) {
+      setNotice(promptRefusal);
+      return;
+    }
     const accepted = await onSend(text);
     if (accepted) setValue((current) => (current === text ? '' : current));
   };
 
   const stop = async () => {
     if (!onStop) return;
+    // Send takes Stop's place: focus in the box, not on a button about to go.
+    textarea.current?.focus();
     const said = await onStop();
     if (said) setNotice(said);
   };

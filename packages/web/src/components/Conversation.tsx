@@ -3,6 +3,7 @@ import type { Entry } from '../a2a/transcript.js';
 import { MessageBubble } from './MessageBubble.js';
 import { Divider, NoteLine } from './NoteLine.js';
 import { ReplyCard } from './ReplyCard.js';
+import { keysShownByStopMark } from './stop-view.js';
 
 /** The key of the newest entry the user sent. */
 function lastSentOf(entries: readonly Entry[]): string | undefined {
@@ -74,6 +75,8 @@ export function Conversation({
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const latestModel = latestModelReplyOf(entries);
+  const stopMarked = keysShownByStopMark(entries);
+  const visible = stopMarked.size === 0 ? entries : entries.filter((e) => !stopMarked.has(e.key));
   const atBottom = useRef(true);
   const shown = useRef({ chatId, lastSent: lastSentOf(entries) });
 
@@ -102,7 +105,7 @@ export function Conversation({
       ) : (
         <div role="log" aria-label="Conversation" aria-live="polite">
           <ol className="entries">
-            {entries.map((entry) => (
+            {visible.map((entry) => (
               <EntryItem
                 key={entry.key}
                 entry={entry}
