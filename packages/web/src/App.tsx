@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
+import { requiresApiKey } from './a2a/api-key.js';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import { cardRefreshMs } from './a2a/live-agent.js';
 import type { Problem } from './a2a/errors.js';
@@ -143,6 +144,9 @@ export function App() {
     [send, focusComposer],
   );
 
+  /** The task each key of this agent had open, this tab only (a key opens its own). */
+  const openByKey = useRef(new Map<string | undefined, string | undefined>());
+  const keyRefused = agent.status.kind === 'failed' && agent.status.problem.apiKey === 'refused';
   const { retry } = agent;
   const connect = useCallback(
     (url: string, key: string | undefined) => {
@@ -152,13 +156,18 @@ export function App() {
         retry();
         return;
       }
-      // Tasks belong to their agent: another agent starts on a new chat. A new
-      // key for the same agent keeps the task in the link: it may be this
-      // key's (a fixed typo), and if not the agent says it was not found.
-      if (url !== agentUrl) go(undefined, searchFor(url, window.location));
+      // Tasks belong to their agent: another agent starts on a new chat.
+      if (url !== agentUrl) {
+        go(undefined, searchFor(url, window.location));
+      } else if (!keyRefused) {
+        // Tasks belong to their key's principal: each key gets back the task it
+        // had open. After a refused key the link stays (a fixed typo's task).
+        openByKey.current.set(apiKey, routeTaskId);
+        if (openByKey.current.get(key) !== routeTaskId) go(openByKey.current.get(key));
+      }
       setTarget({ url, apiKey: key });
     },
-    [go, retry, agentUrl, apiKey],
+    [go, retry, agentUrl, apiKey, keyRefused, routeTaskId],
   );
 
   const forgetKey = useCallback(() => {
@@ -181,6 +190,10 @@ export function App() {
     agent.status.kind === 'failed'
       ? agent.status.problem.apiKey
       : (chat.problem?.apiKey ?? list.problem?.apiKey);
+  const keyRequired =
+    agent.status.kind === 'ready'
+      ? requiresApiKey(agent.status.session.card)
+      : agent.status.kind === 'failed' && agent.status.problem.apiKey !== undefined;
   const keyAction = (problem: Problem) =>
     problem.apiKey
       ? {
@@ -277,6 +290,7 @@ export function App() {
             offline={live.offline !== undefined}
             apiKey={apiKey}
             keyProblem={keyProblem}
+            keyRequired={keyRequired}
             focusKey={keyFocus}
             keyFor={keptKeyFor}
             onConnect={connect}
