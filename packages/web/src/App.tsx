@@ -209,12 +209,14 @@ export function App() {
     onClose: () => setDrawerOpen(false),
   });
 
-  const row = list.rows.find((candidate) => candidate.id === transcript.taskId);
+  // The task the link names, even before it is read (a reload): never "New chat" for it.
+  const shownTaskId = routeTaskId ?? transcript.taskId;
+  const row = list.rows.find((candidate) => candidate.id === shownTaskId);
   const title =
-    titleOf(transcript) ??
+    (transcript.taskId === shownTaskId ? titleOf(transcript) : undefined) ??
     (row && row.title !== UNTITLED ? row.title : undefined) ??
     promptTitleOf(transcript.entries) ??
-    (transcript.taskId ? UNTITLED : 'New chat');
+    (shownTaskId ? UNTITLED : 'New chat');
   // A fork names where it came from; a sub-task its parent.
   const forkOrigin = forkOriginOf(transcript);
   const parentId = forkOrigin ?? parentOf(transcript);
@@ -249,7 +251,7 @@ export function App() {
           : undefined;
 
   useEffect(() => {
-    document.title = session ? `${title} · ${session.card.name}` : 'A2A chat';
+    document.title = session ? `${title} · ${session.card.name}` : title;
   }, [title, session]);
 
   // Read on every render: the session's card changes when `live.cardVersion` moves.
@@ -283,6 +285,7 @@ export function App() {
         currentId={transcript.taskId}
         problem={list.problem}
         status={agent.status}
+        agentUrl={agentUrl}
         agentForm={
           <AgentForm
             url={agentUrl}

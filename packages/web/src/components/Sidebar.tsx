@@ -5,6 +5,15 @@ import type { AgentStatus } from '../state/use-agent.js';
 import { taskHref } from '../state/task-hash.js';
 import { StatePill } from './StatePill.js';
 
+/** The agent's address as a name, until its card gives one. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * This browser's tasks and the other tasks of their contexts (sub-tasks
  * indented under the task that spawned them), "New chat", and the agent form
@@ -16,6 +25,7 @@ export function Sidebar({
   currentId,
   problem,
   status,
+  agentUrl,
   agentForm,
   open,
   onNewChat,
@@ -26,6 +36,8 @@ export function Sidebar({
   currentId?: string;
   problem?: Problem;
   status: AgentStatus;
+  /** Names the agent until its card does. */
+  agentUrl: string;
   /** The `AgentForm`, at the bottom. */
   agentForm: ReactNode;
   /** On a phone the sidebar is a drawer: whether it is shown. */
@@ -41,7 +53,7 @@ export function Sidebar({
             /
           </span>
           <span className="brand-name">
-            {status.kind === 'ready' ? status.session.card.name : 'A2A chat'}
+            {status.kind === 'ready' ? status.session.card.name : hostOf(agentUrl)}
           </span>
           <button
             type="button"

@@ -184,6 +184,25 @@ describe('an ended task', () => {
   });
 });
 
+describe('the empty screen', () => {
+  it('its /help suggestion leaves no "Untitled task" behind; the first prompt names the chat', async () => {
+    const page = await openChat();
+    await page.locator('.starter', { hasText: '/help' }).click();
+    await cards(page, 'help').first().waitFor();
+    await page.waitForTimeout(500);
+    expect(await page.locator('.task-link', { hasText: 'Untitled task' }).count()).toBe(0);
+    await page.reload();
+    await cards(page, 'help').first().waitFor();
+    await page.waitForTimeout(500);
+    expect(await page.locator('.task-link', { hasText: 'Untitled task' }).count()).toBe(0);
+
+    await say(page, 'now a real question');
+    await finished(page, 'Short answer to "now a real question".');
+    await page.locator('.task-link', { hasText: 'now a real question' }).waitFor();
+    await page.close();
+  });
+});
+
 describe('the script as served', () => {
   it('comes compressed as the browser accepts, and no source map is served or named', async () => {
     const html = await (await fetch(`${harness.url}/ui/`)).text();
