@@ -147,6 +147,20 @@ export function App() {
   /** The task each key of this agent had open, this tab only (a key opens its own). */
   const openByKey = useRef(new Map<string | undefined, string | undefined>());
   const keyRefused = agent.status.kind === 'failed' && agent.status.problem.apiKey === 'refused';
+  // Edit and resend: the last prompt back in the box; Regenerate: the last prompt again.
+  const [draft, setDraft] = useState<{ text: string; version: number }>();
+  const editLast = useCallback(
+    (text: string) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 })),
+    [],
+  );
+  const lastPrompt = useRef<string | undefined>(undefined);
+  lastPrompt.current = transcript.entries.findLast(
+    (entry) => entry.kind === 'user' && !entry.command,
+  )?.text;
+  const regenerate = useCallback(() => {
+    if (lastPrompt.current !== undefined) void sendFromClick(lastPrompt.current);
+  }, [sendFromClick]);
+
   const { retry } = agent;
   const connect = useCallback(
     (url: string, key: string | undefined) => {
@@ -331,6 +345,8 @@ export function App() {
           entries={transcript.entries}
           thinking={thinking}
           onCommand={sendFromClick}
+          onEdit={ended ? undefined : editLast}
+          onRegenerate={ended || isBusy(transcript.state) ? undefined : regenerate}
           empty={
             chat.loading ? (
               <p className="loading">Loading the task…</p>
@@ -363,6 +379,7 @@ export function App() {
           <Composer
             commands={commands}
             placeholder={ended ? ENDED_PLACEHOLDER : undefined}
+            draft={draft}
             promptRefusal={ended ? ENDED_PROMPT_REFUSAL : undefined}
             argumentValues={argumentValues}
             onSend={chat.send}

@@ -49,7 +49,10 @@ export function Composer({
   inputId,
   focusRequest = 0,
   promptRefusal,
+  draft,
 }: {
+  /** Text to put in the box for editing (Edit and resend); each new `version` puts it again. */
+  draft?: { text: string; version: number };
   /** Set when prompts are not taken here (an ended task): why, said instead of sending one. */
   promptRefusal?: string;
   /** The box's id, for the skip link. */
@@ -117,6 +120,14 @@ export function Composer({
     const idle = document.activeElement === null || document.activeElement === document.body;
     if (asked || idle) element.focus();
   }, [focusRequest, disabled]);
+
+  useEffect(() => {
+    if (!draft) return;
+    setValue(draft.text);
+    const element = textarea.current;
+    element?.focus();
+    element?.setSelectionRange(draft.text.length, draft.text.length);
+  }, [draft]);
 
   useLayoutEffect(() => {
     const element = textarea.current;

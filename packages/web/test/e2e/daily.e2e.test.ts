@@ -184,6 +184,36 @@ describe('an ended task', () => {
   });
 });
 
+describe('answers', () => {
+  it('copy a whole answer; edit and resend the last message; regenerate the last answer', async () => {
+    const page = await openChat();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: harness.url,
+    });
+    await say(page, 'a question to edit');
+    await finished(page, 'Short answer to "a question to edit".');
+    await page.getByRole('button', { name: 'Copy answer' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      'Short answer to "a question to edit".',
+    );
+
+    await page.getByRole('button', { name: 'Edit and resend' }).click();
+    const composer = composerOf(page);
+    expect(await composer.inputValue()).toBe('a question to edit');
+    expect(await focusIsInComposer(page)).toBe(true);
+    await page.keyboard.type(', edited');
+    await page.keyboard.press('Enter');
+    await finished(page, 'Short answer to "a question to edit, edited".');
+
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await expect
+      .poll(() => page.locator('.msg--agent:not([aria-busy])', { hasText: ', edited' }).count())
+      .toBe(2);
+    expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(1);
+    await page.close();
+  });
+});
+
 describe('the empty screen', () => {
   it('its /help suggestion leaves no "Untitled task" behind; the first prompt names the chat', async () => {
     const page = await openChat();
