@@ -58,10 +58,10 @@ it('offers to edit the last message and to regenerate the last answer, and only 
   const onEdit = vi.fn();
   const onRegenerate = vi.fn();
   render(show(ENTRIES, { onEdit, onRegenerate }));
-  expect(screen.getAllByRole('button', { name: 'Edit and resend' })).toHaveLength(1);
+  expect(screen.getAllByRole('button', { name: 'Edit this message' })).toHaveLength(1);
   expect(screen.getAllByRole('button', { name: 'Regenerate' })).toHaveLength(1);
 
-  await user.click(screen.getByRole('button', { name: 'Edit and resend' }));
+  await user.click(screen.getByRole('button', { name: 'Edit this message' }));
   expect(onEdit).toHaveBeenCalledWith('second question');
   await user.click(screen.getByRole('button', { name: 'Regenerate' }));
   expect(onRegenerate).toHaveBeenCalledTimes(1);

@@ -51,7 +51,7 @@ export function Composer({
   promptRefusal,
   draft,
 }: {
-  /** Text to put in the box for editing (Edit and resend); each new `version` puts it again. */
+  /** Text to put in the box for editing (Edit this message); each new `version` puts it again. */
   draft?: { text: string; version: number };
   /** Set when prompts are not taken here (an ended task): why, said instead of sending one. */
   promptRefusal?: string;

@@ -32,7 +32,7 @@ export function MessageBubble({
         {onEdit && !entry.pending && (
           <div className="msg-actions">
             <button type="button" className="msg-action" onClick={() => onEdit(entry.text)}>
-              Edit and resend
+              Edit this message
             </button>
           </div>
         )}

@@ -197,7 +197,7 @@ describe('answers', () => {
       'Short answer to "a question to edit".',
     );
 
-    await page.getByRole('button', { name: 'Edit and resend' }).click();
+    await page.getByRole('button', { name: 'Edit this message' }).click();
     const composer = composerOf(page);
     expect(await composer.inputValue()).toBe('a question to edit');
     expect(await focusIsInComposer(page)).toBe(true);
