@@ -21,6 +21,7 @@ import { useAgent } from './state/use-agent.js';
 import { useDrawerFocus } from './state/use-drawer-focus.js';
 import { useChat } from './state/use-chat.js';
 import { useHashTask } from './state/use-hash-task.js';
+import { useHiddenTasks } from './state/use-hidden-tasks.js';
 import { useKnownTasks, useTaskListScope } from './state/use-known-tasks.js';
 import { useLiveAgent } from './state/use-live-agent.js';
 import { useTaskWatch } from './state/use-task-watch.js';
@@ -60,6 +61,7 @@ export function App() {
   const live = useLiveAgent(session, refreshMs);
   const taskListScope = useTaskListScope(agentUrl, apiKey);
   const known = useKnownTasks(taskListScope);
+  const hiddenTasks = useHiddenTasks(taskListScope);
   const { taskId: routeTaskId, go, replace } = useHashTask();
   const list = useTaskList(session, known.tasks);
   const chat = useChat(session, {
@@ -315,6 +317,8 @@ export function App() {
           />
         }
         open={drawerOpen}
+        hidden={hiddenTasks.hidden}
+        onHide={hiddenTasks.setHidden}
         onNewChat={startNewChat}
         onClose={() => setDrawerOpen(false)}
       />
