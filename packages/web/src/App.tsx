@@ -5,7 +5,7 @@ import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import { cardRefreshMs } from './a2a/live-agent.js';
 import type { Problem } from './a2a/errors.js';
 import { forkOriginOf } from './a2a/fork-of.js';
-import { parentOf, titleOf } from './a2a/messages.js';
+import { chosenModelOf, parentOf, titleOf } from './a2a/messages.js';
 import { isBusy, isTerminal } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
 import { promptTitleOf } from './a2a/transcript.js';
@@ -14,6 +14,7 @@ import { ChatHeader, type ConnectionState } from './components/ChatHeader.js';
 import { Composer } from './components/Composer.js';
 import { Conversation } from './components/Conversation.js';
 import { EmptyState } from './components/EmptyState.js';
+import { modelFromReplies } from './components/reply-view.js';
 import { ENDED_PLACEHOLDER, ENDED_PROMPT_REFUSAL, EndedTask } from './components/EndedTask.js';
 import { ErrorBanner } from './components/ErrorBanner.js';
 import { Sidebar } from './components/Sidebar.js';
@@ -334,6 +335,16 @@ export function App() {
           sidebarOpen={drawerOpen}
           onMenu={() => setDrawerOpen((value) => !value)}
           connection={connection}
+          model={
+            transcript.taskId === shownTaskId
+              ? (modelFromReplies(transcript.entries) ?? chosenModelOf(transcript))
+              : undefined
+          }
+          onRename={
+            transcript.taskId && commands.some((command) => command.name === 'title')
+              ? () => editLast('/title ')
+              : undefined
+          }
         />
         {agent.status.kind === 'failed' && (
           <ErrorBanner

@@ -26,7 +26,13 @@ export function ChatHeader({
   sidebarOpen,
   onMenu,
   connection,
+  model,
+  onRename,
 }: {
+  /** The task's model, when known. */
+  model?: string;
+  /** Starts `/title ` in the message box. */
+  onRename?: () => void;
   /** Undefined while connected. */
   connection?: ConnectionState;
   menuButtonId?: string;
@@ -66,9 +72,22 @@ export function ChatHeader({
             <span className="back-title">{parent.title}</span>
           </a>
         )}
-        <h1 className="chat-title" title={taskId ? `Task ${taskId}` : undefined}>
-          {title}
-        </h1>
+        <div className="chat-title-row">
+          <h1 className="chat-title" title={taskId ? `Task ${taskId}` : undefined}>
+            {title}
+          </h1>
+          {onRename && (
+            <button type="button" className="msg-action chat-rename" onClick={onRename}>
+              Rename
+            </button>
+          )}
+        </div>
+        {model && (
+          <p className="chat-model">
+            <span className="sr-only">Model: </span>
+            {model}
+          </p>
+        )}
       </div>
       {connection ? (
         <span className={`connection-state connection-state--${connection}`} role="status">

@@ -1,3 +1,4 @@
+import type { Entry } from '../a2a/transcript.js';
 import { toTaskState } from '../a2a/task-states.js';
 import type { TaskState } from '@a2a-js/sdk';
 
@@ -83,4 +84,13 @@ export function isErrorReply(data: unknown): boolean {
 export function summaryOf(text: string): string {
   const [first = ''] = text.split(/\n[ \t]*\n/);
   return first.trim();
+}
+
+/**
+ * The task's model, as the newest `/model` reply says it (every one, a refusal
+ * too, carries the model in force in `data.current`); undefined before any.
+ */
+export function modelFromReplies(entries: readonly Entry[]): string | undefined {
+  const reply = entries.findLast((entry) => entry.kind === 'reply' && entry.command === 'model');
+  return reply?.kind === 'reply' ? asModelData(reply.data)?.current : undefined;
 }

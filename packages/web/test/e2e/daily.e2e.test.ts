@@ -83,6 +83,23 @@ describe('Enter with a value list open', () => {
       '/model openai/fake-beta',
     );
 
+    // The header names the task's model, also after a reload.
+    const model = page.locator('header.chat-head .chat-model');
+    await expect.poll(() => model.textContent()).toContain('openai/fake-beta');
+    await page.reload();
+    await page.getByText('Connected to a2a-harness').waitFor();
+    await expect.poll(() => model.textContent()).toContain('openai/fake-beta');
+
+    // Rename: /title from the header.
+    await page.locator('header.chat-head').getByRole('button', { name: 'Rename' }).click();
+    expect(await composer.inputValue()).toBe('/title ');
+    await page.keyboard.type('Model trials');
+    await page.keyboard.press('Enter');
+    await cards(page, 'title').first().waitFor();
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 })
+      .toBe('Model trials');
+
     await composer.pressSequentially('/help mo');
     await page.getByRole('listbox', { name: 'Values for command' }).waitFor();
     await composer.press('Enter');
