@@ -79,6 +79,33 @@ describe('ReplyCard', () => {
     expect(ids).toEqual(['aaaa2222', 'bbbb4444']);
   });
 
+  it("lays /help's commands out as a table, so wrapped text keeps its columns", () => {
+    const data = {
+      commands: [
+        {
+          name: 'help',
+          description: 'List the commands, or explain one',
+          argument_hint: '[<command>]',
+        },
+        {
+          name: 'spawn',
+          description: 'Run a prompt as a sub-task '.repeat(8),
+          argument_hint: '<prompt>',
+        },
+      ],
+    };
+    const text =
+      'Commands:\n/help [<command>]  List the commands\n\nType /help <command> for one in detail.';
+    render(<ReplyCard entry={reply('help', text, { data })} onCommand={vi.fn()} />);
+    const table = screen.getByRole('table', { name: 'Commands' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
+      ['/help [<command>]', 'List the commands, or explain one'],
+      ['/spawn <prompt>', data.commands[1]!.description],
+    ]);
+    expect(screen.getByText('Type /help <command> for one in detail.')).toBeTruthy();
+  });
+
   it('lists /tasks as links to each task', () => {
     const data = {
       tasks: [
