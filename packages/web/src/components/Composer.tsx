@@ -82,7 +82,11 @@ export function Composer({
   const helpId = `${id}help`;
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
-  /** The person moved the highlight (arrows, mouse): Enter then takes it even with nothing typed. */
+  /**
+   * The person moved the highlight with the arrows: Enter then takes it even
+   * with nothing typed. A hover does not count: the list may open under a
+   * resting pointer.
+   */
   const [moved, setMoved] = useState(false);
   const [dismissedAt, setDismissedAt] = useState<string>();
   const [focused, setFocused] = useState(false);
@@ -292,7 +296,7 @@ export function Composer({
           id={valuesId}
           offered={offered}
           active={activeIndex}
-          onHover={moveTo}
+          onHover={setActive}
           onChoose={take}
         />
       )}
