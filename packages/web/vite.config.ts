@@ -17,7 +17,9 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
-    sourcemap: true,
+    // Source maps triple what a build ships and show the whole source: built
+    // only when asked for (WEB_CHAT_SOURCEMAP=1), so the harness serves none by default.
+    sourcemap: process.env['WEB_CHAT_SOURCEMAP'] === '1',
     // The A2A SDK client (with its JWS verifier) is most of the bundle; it is one download.
     chunkSizeWarningLimit: 1024,
   },

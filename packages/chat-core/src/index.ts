@@ -38,3 +38,4 @@ export {
   type TranscriptAction,
   type TranscriptOptions,
 } from './transcript.js';
+export { shortTaskId } from './short-id.js';

@@ -4,9 +4,11 @@
  * use the agent (CORS on the A2A routes). Real HTTP on loopback.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
@@ -64,6 +66,60 @@ describe('/ui', () => {
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toContain('immutable');
       expect((await fetch(`${server.baseUrl}/ui/nope.js`)).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A GET with exactly these request headers (fetch adds its own Accept-Encoding). */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode!,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('/ui compression', () => {
+  it('sends the script brotli or gzip compressed, as the browser accepts, and plain otherwise', async () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');
+    mkdirSync(path.join(dir, 'assets'), { recursive: true });
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>chat</title>');
+    const script = 'console.log("a line of the chat\'s script");\n'.repeat(2000);
+    writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), script);
+    const server = await listen(express().use(webUiRoutes({ dir })));
+    const url = `${server.baseUrl}/ui/assets/app-abc123.js`;
+    try {
+      const brotli = await rawGet(url, { 'Accept-Encoding': 'gzip, deflate, br' });
+      expect(brotli.status).toBe(200);
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(brotli.headers['vary']).toContain('Accept-Encoding');
+      expect(brotli.headers['cache-control']).toContain('immutable');
+      expect(brotliDecompressSync(brotli.body).toString()).toBe(script);
+      expect(brotli.body.length).toBeLessThan(script.length / 10);
+
+      const gzip = await rawGet(url, { 'Accept-Encoding': 'gzip' });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).toString()).toBe(script);
+
+      const plain = await rawGet(url, {});
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe(script);
     } finally {
       await server.close();
     }

@@ -1,24 +1,28 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
+import { requiresApiKey } from './a2a/api-key.js';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import { cardRefreshMs } from './a2a/live-agent.js';
 import type { Problem } from './a2a/errors.js';
 import { forkOriginOf } from './a2a/fork-of.js';
-import { parentOf, titleOf } from './a2a/messages.js';
+import { chosenModelOf, parentOf, titleOf } from './a2a/messages.js';
 import { isBusy, isTerminal } from './a2a/task-states.js';
 import { UNTITLED } from './a2a/task-list.js';
 import { promptTitleOf } from './a2a/transcript.js';
 import { AgentForm } from './components/AgentForm.js';
-import { ChatHeader } from './components/ChatHeader.js';
+import { ChatHeader, type ConnectionState } from './components/ChatHeader.js';
 import { Composer } from './components/Composer.js';
 import { Conversation } from './components/Conversation.js';
 import { EmptyState } from './components/EmptyState.js';
+import { modelFromReplies } from './components/reply-view.js';
+import { ENDED_PLACEHOLDER, ENDED_PROMPT_REFUSAL, EndedTask } from './components/EndedTask.js';
 import { ErrorBanner } from './components/ErrorBanner.js';
 import { Sidebar } from './components/Sidebar.js';
 import { useAgent } from './state/use-agent.js';
 import { useDrawerFocus } from './state/use-drawer-focus.js';
 import { useChat } from './state/use-chat.js';
 import { useHashTask } from './state/use-hash-task.js';
+import { useHiddenTasks } from './state/use-hidden-tasks.js';
 import { useKnownTasks, useTaskListScope } from './state/use-known-tasks.js';
 import { useLiveAgent } from './state/use-live-agent.js';
 import { useTaskWatch } from './state/use-task-watch.js';
@@ -58,6 +62,7 @@ export function App() {
   const live = useLiveAgent(session, refreshMs);
   const taskListScope = useTaskListScope(agentUrl, apiKey);
   const known = useKnownTasks(taskListScope);
+  const hiddenTasks = useHiddenTasks(taskListScope);
   const { taskId: routeTaskId, go, replace } = useHashTask();
   const list = useTaskList(session, known.tasks);
   const chat = useChat(session, {
@@ -85,6 +90,18 @@ export function App() {
     }
     setDrawerOpen(false);
   }, [session, routeTaskId, open, newChat]);
+
+  // A link in the conversation or the header opened another task (by keyboard,
+  // say): the link goes with the old view, so focus goes on in the message box.
+  const routeSeen = useRef(routeTaskId);
+  useEffect(() => {
+    if (routeSeen.current === routeTaskId) return;
+    routeSeen.current = routeTaskId;
+    const active = document.activeElement;
+    if (!active || active === document.body || active.closest('.conversation, .chat-head')) {
+      focusComposer();
+    }
+  }, [routeTaskId, focusComposer]);
 
   // An outage another call ran into: the agent is tried again until it answers.
   const { reportUnreachable, reconnects } = live;
@@ -130,6 +147,23 @@ export function App() {
     [send, focusComposer],
   );
 
+  /** The task each key of this agent had open, this tab only (a key opens its own). */
+  const openByKey = useRef(new Map<string | undefined, string | undefined>());
+  const keyRefused = agent.status.kind === 'failed' && agent.status.problem.apiKey === 'refused';
+  // Edit and resend: the last prompt back in the box; Regenerate: the last prompt again.
+  const [draft, setDraft] = useState<{ text: string; version: number }>();
+  const editLast = useCallback(
+    (text: string) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 })),
+    [],
+  );
+  const lastPrompt = useRef<string | undefined>(undefined);
+  lastPrompt.current = transcript.entries.findLast(
+    (entry) => entry.kind === 'user' && !entry.command,
+  )?.text;
+  const regenerate = useCallback(() => {
+    if (lastPrompt.current !== undefined) void sendFromClick(lastPrompt.current);
+  }, [sendFromClick]);
+
   const { retry } = agent;
   const connect = useCallback(
     (url: string, key: string | undefined) => {
@@ -139,13 +173,18 @@ export function App() {
         retry();
         return;
       }
-      // Tasks belong to their agent: another agent starts on a new chat. A new
-      // key for the same agent keeps the task in the link: it may be this
-      // key's (a fixed typo), and if not the agent says it was not found.
-      if (url !== agentUrl) go(undefined, searchFor(url, window.location));
+      // Tasks belong to their agent: another agent starts on a new chat.
+      if (url !== agentUrl) {
+        go(undefined, searchFor(url, window.location));
+      } else if (!keyRefused) {
+        // Tasks belong to their key's principal: each key gets back the task it
+        // had open. After a refused key the link stays (a fixed typo's task).
+        openByKey.current.set(apiKey, routeTaskId);
+        if (openByKey.current.get(key) !== routeTaskId) go(openByKey.current.get(key));
+      }
       setTarget({ url, apiKey: key });
     },
-    [go, retry, agentUrl, apiKey],
+    [go, retry, agentUrl, apiKey, keyRefused, routeTaskId],
   );
 
   const forgetKey = useCallback(() => {
@@ -168,6 +207,10 @@ export function App() {
     agent.status.kind === 'failed'
       ? agent.status.problem.apiKey
       : (chat.problem?.apiKey ?? list.problem?.apiKey);
+  const keyRequired =
+    agent.status.kind === 'ready'
+      ? requiresApiKey(agent.status.session.card)
+      : agent.status.kind === 'failed' && agent.status.problem.apiKey !== undefined;
   const keyAction = (problem: Problem) =>
     problem.apiKey
       ? {
@@ -183,12 +226,14 @@ export function App() {
     onClose: () => setDrawerOpen(false),
   });
 
-  const row = list.rows.find((candidate) => candidate.id === transcript.taskId);
+  // The task the link names, even before it is read (a reload): never "New chat" for it.
+  const shownTaskId = routeTaskId ?? transcript.taskId;
+  const row = list.rows.find((candidate) => candidate.id === shownTaskId);
   const title =
-    titleOf(transcript) ??
+    (transcript.taskId === shownTaskId ? titleOf(transcript) : undefined) ??
     (row && row.title !== UNTITLED ? row.title : undefined) ??
     promptTitleOf(transcript.entries) ??
-    (transcript.taskId ? UNTITLED : 'New chat');
+    (shownTaskId ? UNTITLED : 'New chat');
   // A fork names where it came from; a sub-task its parent.
   const forkOrigin = forkOriginOf(transcript);
   const parentId = forkOrigin ?? parentOf(transcript);
@@ -207,12 +252,23 @@ export function App() {
       ? { ...candidate, state: transcript.state }
       : candidate,
   );
+  // SEMANTICS §4: an ended task takes commands, not prompts.
+  const ended = transcript.taskId !== undefined && isTerminal(transcript.state);
   const last = transcript.entries[transcript.entries.length - 1];
   const thinking =
     isBusy(transcript.state) && last?.kind === 'user' && !last.command && !last.pending;
 
+  const connection: ConnectionState | undefined =
+    agent.status.kind === 'connecting'
+      ? 'connecting'
+      : agent.status.kind === 'failed'
+        ? 'not-connected'
+        : live.offline
+          ? 'reconnecting'
+          : undefined;
+
   useEffect(() => {
-    document.title = session ? `${title} · ${session.card.name}` : 'A2A chat';
+    document.title = session ? `${title} · ${session.card.name}` : title;
   }, [title, session]);
 
   // Read on every render: the session's card changes when `live.cardVersion` moves.
@@ -246,6 +302,7 @@ export function App() {
         currentId={transcript.taskId}
         problem={list.problem}
         status={agent.status}
+        agentUrl={agentUrl}
         agentForm={
           <AgentForm
             url={agentUrl}
@@ -253,6 +310,7 @@ export function App() {
             offline={live.offline !== undefined}
             apiKey={apiKey}
             keyProblem={keyProblem}
+            keyRequired={keyRequired}
             focusKey={keyFocus}
             keyFor={keptKeyFor}
             onConnect={connect}
@@ -260,6 +318,8 @@ export function App() {
           />
         }
         open={drawerOpen}
+        hidden={hiddenTasks.hidden}
+        onHide={hiddenTasks.setHidden}
         onNewChat={startNewChat}
         onClose={() => setDrawerOpen(false)}
       />
@@ -274,6 +334,17 @@ export function App() {
           menuButtonId={MENU_BUTTON_ID}
           sidebarOpen={drawerOpen}
           onMenu={() => setDrawerOpen((value) => !value)}
+          connection={connection}
+          model={
+            transcript.taskId === shownTaskId
+              ? (modelFromReplies(transcript.entries) ?? chosenModelOf(transcript))
+              : undefined
+          }
+          onRename={
+            transcript.taskId && commands.some((command) => command.name === 'title')
+              ? () => editLast('/title ')
+              : undefined
+          }
         />
         {agent.status.kind === 'failed' && (
           <ErrorBanner
@@ -289,6 +360,8 @@ export function App() {
           entries={transcript.entries}
           thinking={thinking}
           onCommand={sendFromClick}
+          onEdit={ended ? undefined : editLast}
+          onRegenerate={ended || isBusy(transcript.state) ? undefined : regenerate}
           empty={
             chat.loading ? (
               <p className="loading">Loading the task…</p>
@@ -310,8 +383,19 @@ export function App() {
               onDismiss={chat.dismissProblem}
             />
           )}
+          {ended && transcript.state !== undefined && (
+            <EndedTask
+              state={transcript.state}
+              canFork={commands.some((command) => command.name === 'fork')}
+              onNewChat={startNewChat}
+              onFork={() => void sendFromClick('/fork')}
+            />
+          )}
           <Composer
             commands={commands}
+            placeholder={ended ? ENDED_PLACEHOLDER : undefined}
+            draft={draft}
+            promptRefusal={ended ? ENDED_PROMPT_REFUSAL : undefined}
             argumentValues={argumentValues}
             onSend={chat.send}
             inputId={COMPOSER_ID}

@@ -35,7 +35,8 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('a session over %s', (binding) 
 
     const [card, ...calls] = seen;
     expect(card).toEqual({ url: `${AGENT}/.well-known/agent-card.json`, authorization: null });
-    expect(calls).toHaveLength(2);
+    // The key's check (one ListTasks), GetTask and ListTasks.
+    expect(calls).toHaveLength(3);
     for (const call of calls) expect(call.authorization).toBe(`Bearer ${KEY}`);
   });
 
@@ -45,10 +46,12 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('a session over %s', (binding) 
     expect(seen.map((call) => call.url)).toEqual([`${AGENT}/.well-known/agent-card.json`]);
   });
 
-  it('a wrong key is refused (HTTP 401), and the chat says so without repeating the key', async () => {
+  it('a wrong key is refused (HTTP 401) as the session connects, and the chat says so without repeating the key', async () => {
     fakeAgent(AGENT, binding, { requireKey: true, accepts: KEY });
-    const session = await AgentSession.connect(AGENT, 'not-the-key');
-    const error: unknown = await session.getTask('t1').catch((caught: unknown) => caught);
+    // Checked as it connects, with one call: not at the first send.
+    const error: unknown = await AgentSession.connect(AGENT, 'not-the-key').catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(ApiKeyRefusedError);
 
     const problem = describeError(error, AGENT, 'send');

@@ -82,7 +82,8 @@ describe("the model's answer as Markdown", () => {
     expect(document.activeElement).toBe(copy);
     await user.keyboard('{Enter}');
     expect(await navigator.clipboard.readText()).toBe('npm test\nnpm run lint');
-    expect(screen.getByRole('status').textContent).toBe('Copied');
+    const block = copy.closest('.code-block') as HTMLElement;
+    expect(within(block).getByRole('status').textContent).toBe('Copied');
     expect(screen.getByRole('button', { name: 'Copied code' })).toBe(copy);
   });
 });

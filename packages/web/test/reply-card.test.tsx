@@ -65,6 +65,47 @@ describe('ReplyCard', () => {
     expect(link.getAttribute('target')).toBeNull();
   });
 
+  it('names a sub-task and a fork made in the same millisecond by different short ids', () => {
+    // UUIDv7: the leading digits are the time, the trailing ones random.
+    const sub = '01a23514-9c3e-7000-8000-1111aaaa2222';
+    const fork = '01a23514-9c3e-7000-8000-3333bbbb4444';
+    render(
+      <>
+        <ReplyCard entry={reply('spawn', 'Started', { taskRef: sub })} onCommand={vi.fn()} />
+        <ReplyCard entry={reply('fork', 'Forked', { taskRef: fork })} onCommand={vi.fn()} />
+      </>,
+    );
+    const ids = [...document.querySelectorAll('.reply-link-id')].map((id) => id.textContent);
+    expect(ids).toEqual(['aaaa2222', 'bbbb4444']);
+  });
+
+  it("lays /help's commands out as a table, so wrapped text keeps its columns", () => {
+    const data = {
+      commands: [
+        {
+          name: 'help',
+          description: 'List the commands, or explain one',
+          argument_hint: '[<command>]',
+        },
+        {
+          name: 'spawn',
+          description: 'Run a prompt as a sub-task '.repeat(8),
+          argument_hint: '<prompt>',
+        },
+      ],
+    };
+    const text =
+      'Commands:\n/help [<command>]  List the commands\n\nType /help <command> for one in detail.';
+    render(<ReplyCard entry={reply('help', text, { data })} onCommand={vi.fn()} />);
+    const table = screen.getByRole('table', { name: 'Commands' });
+    const rows = within(table).getAllByRole('row');
+    expect(rows.map((row) => [...row.children].map((cell) => cell.textContent))).toEqual([
+      ['/help [<command>]', 'List the commands, or explain one'],
+      ['/spawn <prompt>', data.commands[1]!.description],
+    ]);
+    expect(screen.getByText('Type /help <command> for one in detail.')).toBeTruthy();
+  });
+
   it('lists /tasks as links to each task', () => {
     const data = {
       tasks: [

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import compression from 'compression';
 import express, { Router } from 'express';
 
 /** Where the web chat is served. */
@@ -31,6 +32,8 @@ export interface WebUiOptions {
  * are cached for good; `index.html` is revalidated, so a rebuild shows on the
  * next load. While the build is missing, `/ui` answers 503 saying how to
  * build it; the check runs per request, so building later needs no restart.
+ * Files go brotli or gzip compressed, as the browser accepts: the script is
+ * about a quarter of its size that way.
  */
 export function webUiRoutes(options: WebUiOptions = {}): Router {
   const dir = options.dir ?? WEB_UI_DIST;
@@ -43,6 +46,7 @@ export function webUiRoutes(options: WebUiOptions = {}): Router {
     }
     res.status(503).set('Cache-Control', 'no-store').type('text/plain').send(NOT_BUILT);
   });
+  router.use(WEB_UI_PATH, compression());
   router.use(
     WEB_UI_PATH,
     express.static(dir, {

@@ -34,3 +34,12 @@ export function titleFromText(text: string, length = 60): string {
   const chars = Array.from(line);
   return chars.length > length ? `${chars.slice(0, length - 1).join('')}…` : line;
 }
+
+/** The model chosen for the task with the harness's `/model`, if one was. */
+export function chosenModelOf(
+  task: { metadata?: Task['metadata'] } | undefined,
+): string | undefined {
+  const settings = (task?.metadata as Metadata)?.[HARNESS_METADATA_KEY];
+  const model = isRecord(settings) ? settings['model'] : undefined;
+  return typeof model === 'string' && model !== '' ? model : undefined;
+}

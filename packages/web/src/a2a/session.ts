@@ -23,7 +23,12 @@ import {
   type ArgumentValues,
   type CommandCompletionParams,
 } from 'a2a-commands/client/completion';
-import { ApiKeyNeededError, authorizedFetch, requiresApiKey } from './api-key.js';
+import {
+  ApiKeyNeededError,
+  ApiKeyRefusedError,
+  authorizedFetch,
+  requiresApiKey,
+} from './api-key.js';
 import { toTaskState } from './task-states.js';
 
 /** A message on its way: its id is known before the agent answers, so it can be shown at once. */
@@ -52,6 +57,32 @@ function shownCard(card: AgentCard, etag: string | undefined): ShownCard {
   const commands = readCommands(card);
   const completion = readCompletion(card);
   return { card, etag, commands, completion, signature: JSON.stringify([commands, completion]) };
+}
+
+/**
+ * The card is public, so reading it says nothing of a key: one cheap call
+ * that needs it (ListTasks, one task, no history) tells a wrong key at once,
+ * before the person types. Only the key's refusal counts: an agent without
+ * ListTasks, or one that refuses it for another reason, is taken as it is.
+ */
+async function checkKey(client: Client): Promise<void> {
+  try {
+    await client.listTasks(
+      {
+        tenant: '',
+        contextId: '',
+        status: 0,
+        pageSize: 1,
+        pageToken: '',
+        historyLength: 0,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      },
+      commandRequestOptions({}),
+    );
+  } catch (error) {
+    if (error instanceof ApiKeyRefusedError) throw error;
+  }
 }
 
 /** Pages of ListTasks read per context at most. */
@@ -132,6 +163,7 @@ export class AgentSession {
     const client = await factory.createFromUrl(url);
     // The extended card, when the agent offers one, is the first call with the key.
     const card = await client.getAgentCard();
+    if (apiKey) await checkKey(client);
     return new AgentSession(url, client, shownCard(card, etag), fetchImpl);
   }
 

@@ -16,6 +16,7 @@ export function AgentForm({
   offline = false,
   apiKey,
   keyProblem,
+  keyRequired = false,
   focusKey = 0,
   keyFor,
   onConnect,
@@ -29,6 +30,8 @@ export function AgentForm({
   apiKey?: string;
   /** The agent needs a key and has none, or refused the one sent. */
   keyProblem?: Problem['apiKey'];
+  /** The agent's card asks for a key on every call. */
+  keyRequired?: boolean;
   /** Each increment moves focus to the key field. */
   focusKey?: number;
   /** The key kept for another agent URL. */
@@ -153,7 +156,8 @@ export function AgentForm({
         )}
       </div>
       <p id={`${id}keyhelp`} className="agent-help">
-        Optional. Sent as a bearer token to this agent only, and kept until this tab closes.
+        {keyRequired ? 'Required' : 'Optional'}. Sent as a bearer token to this agent only, and kept
+        until this tab closes.
       </p>
       <p
         id={`${id}status`}

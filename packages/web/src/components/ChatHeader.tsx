@@ -2,7 +2,20 @@ import type { TaskState } from '@a2a-js/sdk';
 import { taskHref } from '../state/task-hash.js';
 import { StatePill } from './StatePill.js';
 
-/** The open task's title and state; for a sub-task, the way back to its parent. */
+/** How the page stands with its agent, when not simply connected. */
+export type ConnectionState = 'connecting' | 'reconnecting' | 'not-connected';
+
+const CONNECTION_WORDS: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  'not-connected': 'Not connected',
+};
+
+/**
+ * The open task's title and state; for a sub-task, the way back to its parent.
+ * While the agent is not connected, that takes the state's place: the header
+ * is where people look, on a phone as on a desktop (the drawer may be closed).
+ */
 export function ChatHeader({
   title,
   state,
@@ -12,7 +25,16 @@ export function ChatHeader({
   menuButtonId,
   sidebarOpen,
   onMenu,
+  connection,
+  model,
+  onRename,
 }: {
+  /** The task's model, when known. */
+  model?: string;
+  /** Starts `/title ` in the message box. */
+  onRename?: () => void;
+  /** Undefined while connected. */
+  connection?: ConnectionState;
   menuButtonId?: string;
   title: string;
   state?: TaskState;
@@ -50,11 +72,31 @@ export function ChatHeader({
             <span className="back-title">{parent.title}</span>
           </a>
         )}
-        <h1 className="chat-title" title={taskId ? `Task ${taskId}` : undefined}>
-          {title}
-        </h1>
+        <div className="chat-title-row">
+          <h1 className="chat-title" title={taskId ? `Task ${taskId}` : undefined}>
+            {title}
+          </h1>
+          {onRename && (
+            <button type="button" className="msg-action chat-rename" onClick={onRename}>
+              Rename
+            </button>
+          )}
+        </div>
+        {model && (
+          <p className="chat-model">
+            <span className="sr-only">Model: </span>
+            {model}
+          </p>
+        )}
       </div>
-      {state !== undefined && <StatePill state={state} className="chat-state" />}
+      {connection ? (
+        <span className={`connection-state connection-state--${connection}`} role="status">
+          <span className="state-dot" aria-hidden="true" />
+          {CONNECTION_WORDS[connection]}
+        </span>
+      ) : (
+        state !== undefined && <StatePill state={state} className="chat-state" />
+      )}
     </header>
   );
 }

@@ -1,15 +1,5 @@
-import {
-  Children,
-  isValidElement,
-  useEffect,
-  useRef,
-  useState,
-  type ComponentProps,
-  type ReactNode,
-} from 'react';
-
-/** How long the button says "Copied" before it offers to copy again, in ms. */
-const COPIED_FOR = 2000;
+import { Children, isValidElement, type ComponentProps, type ReactNode } from 'react';
+import { useCopy } from '../state/use-copy.js';
 
 /** The plain text of rendered children: what the copy button puts on the clipboard. */
 export function textOfChildren(children: ReactNode): string {
@@ -23,8 +13,6 @@ export function textOfChildren(children: ReactNode): string {
     .join('');
 }
 
-type CopyState = 'idle' | 'copied' | 'failed';
-
 /**
  * A fenced code block with a Copy button. The button is an ordinary button
  * (Tab reaches it, Enter and Space press it), and a polite status line says
@@ -35,23 +23,9 @@ export function CodeBlock({
   children,
   ...rest
 }: ComponentProps<'pre'> & { node?: unknown }) {
-  const [state, setState] = useState<CopyState>('idle');
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const { state, copy } = useCopy();
   const code = textOfChildren(children).replace(/\n$/, '');
   const language = languageOf(children);
-
-  const copy = async () => {
-    clearTimeout(timer.current);
-    try {
-      // Undefined on a plain-http page other than localhost: the catch says so.
-      await navigator.clipboard.writeText(code);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-    timer.current = setTimeout(() => setState('idle'), COPIED_FOR);
-  };
 
   return (
     <div className="code-block">
@@ -61,7 +35,7 @@ export function CodeBlock({
           type="button"
           className="code-copy"
           aria-label={state === 'copied' ? 'Copied code' : 'Copy code'}
-          onClick={() => void copy()}
+          onClick={() => void copy(code)}
         >
           {state === 'copied' ? 'Copied' : 'Copy'}
         </button>

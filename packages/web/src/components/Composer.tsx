@@ -11,6 +11,9 @@ import {
   type KeyboardEvent,
 } from 'react';
 import {
+  commandHelp,
+  commandNameOf,
+  enterTakesValue,
   ghostHint,
   insertionFor,
   menuEntries,
@@ -39,13 +42,19 @@ export function Composer({
   onSend,
   disabled = false,
   sendDisabled = false,
-  placeholder = 'Message the agent, or type / for commands',
+  placeholder: placeholderText,
   argumentValues,
   answering = false,
   onStop,
   inputId,
   focusRequest = 0,
+  promptRefusal,
+  draft,
 }: {
+  /** Text to put in the box for editing (Edit this message); each new `version` puts it again. */
+  draft?: { text: string; version: number };
+  /** Set when prompts are not taken here (an ended task): why, said instead of sending one. */
+  promptRefusal?: string;
   /** The box's id, for the skip link. */
   inputId?: string;
   /** Raised to move focus into the box (New chat, a picker click). */
@@ -63,14 +72,22 @@ export function Composer({
   disabled?: boolean;
   /** Typing is fine, sending must wait (a new task is being made). */
   sendDisabled?: boolean;
+  /** The box's placeholder; an invitation to type by default. */
   placeholder?: string;
 }) {
+  const placeholder = placeholderText ?? 'Message the agent, or type / for commands';
   const id = useId();
   const listboxId = `${id}commands`;
   const valuesId = `${id}values`;
   const helpId = `${id}help`;
   const [value, setValue] = useState('');
   const [active, setActive] = useState(0);
+  /**
+   * The person moved the highlight with the arrows: Enter then takes it even
+   * with nothing typed. A hover does not count: the list may open under a
+   * resting pointer.
+   */
+  const [moved, setMoved] = useState(false);
   const [dismissedAt, setDismissedAt] = useState<string>();
   const [focused, setFocused] = useState(false);
   const [notice, setNotice] = useState<string>();
@@ -108,6 +125,14 @@ export function Composer({
     if (asked || idle) element.focus();
   }, [focusRequest, disabled]);
 
+  useEffect(() => {
+    if (!draft) return;
+    setValue(draft.text);
+    const element = textarea.current;
+    element?.focus();
+    element?.setSelectionRange(draft.text.length, draft.text.length);
+  }, [draft]);
+
   useLayoutEffect(() => {
     const element = textarea.current;
     if (!element) return;
@@ -119,6 +144,7 @@ export function Composer({
   const change = (next: string) => {
     setValue(next);
     setActive(0);
+    setMoved(false);
     setNotice(undefined);
     // Esc closes the menu for the text it was pressed on; any edit (even back to `/`) reopens it.
     setDismissedAt(undefined);
@@ -131,27 +157,41 @@ export function Composer({
     textarea.current?.focus();
   };
 
-  const take = (index: number) => {
+  /** Puts the value in the box; its list closes until the next edit. */
+  const take = (index: number): string | undefined => {
     const entry = offered?.values[index];
-    if (!offered || !entry) return;
-    change(takeValue(value, offered.position, entry.value));
+    if (!offered || !entry) return undefined;
+    const next = takeValue(value, offered.position, entry.value);
+    change(next);
+    setDismissedAt(next);
     textarea.current?.focus();
+    return next;
   };
 
-  const submit = async () => {
-    const text = value;
+  const moveTo = (index: number) => {
+    setActive(index);
+    setMoved(true);
+  };
+
+  const submit = async (text = value) => {
     const blocker = sendBlocker(text, commands);
     if (blocker) {
       if (text.trim() !== '') setNotice(blocker);
       return;
     }
     if (sendDisabled || disabled) return;
+    if (promptRefusal && commandNameOf(text, commands) === undefined) {
+      setNotice(promptRefusal);
+      return;
+    }
     const accepted = await onSend(text);
     if (accepted) setValue((current) => (current === text ? '' : current));
   };
 
   const stop = async () => {
     if (!onStop) return;
+    // Send takes Stop's place: focus in the box, not on a button about to go.
+    textarea.current?.focus();
     const said = await onStop();
     if (said) setNotice(said);
   };
@@ -187,15 +227,24 @@ export function Composer({
     if (valuesOpen) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
-        setActive(
-          moveActive(activeIndex, offered.values.length, event.key === 'ArrowDown' ? 1 : -1),
-        );
+        moveTo(moveActive(activeIndex, offered.values.length, event.key === 'ArrowDown' ? 1 : -1));
         return;
       }
-      // Tab takes a value; Enter still sends what is typed (`/model ` shows the models).
       if (event.key === 'Tab' && !event.shiftKey) {
         event.preventDefault();
         take(activeIndex);
+        return;
+      }
+      const highlighted = offered.values[activeIndex]?.value;
+      if (
+        event.key === 'Enter' &&
+        !event.shiftKey &&
+        highlighted !== undefined &&
+        enterTakesValue(offered.position.value, highlighted, moved)
+      ) {
+        event.preventDefault();
+        const taken = take(activeIndex);
+        if (taken !== undefined) void submit(taken);
         return;
       }
       if (event.key === 'Escape') {
@@ -222,9 +271,7 @@ export function Composer({
 
   // Said before sending, while nothing in the menu matches what is typed.
   const unknown = open ? undefined : unknownCommandWarning(value, commands);
-  const help = ghost
-    ? `/${ghost.command.name} ${ghost.hint}: ${ghost.command.description}${ghost.required ? ' (argument required)' : ''}`
-    : undefined;
+  const help = commandHelp(value, commands);
 
   return (
     <form className="composer" onSubmit={onSubmit} aria-label="Send a message">

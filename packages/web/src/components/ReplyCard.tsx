@@ -1,7 +1,9 @@
+import { shortTaskId } from 'a2a-chat-core';
 import type { ReplyEntry } from '../a2a/transcript.js';
 import { taskHref } from '../state/task-hash.js';
 import { ModelPicker } from './ModelPicker.js';
-import { asModelData, asTaskList, isErrorReply, summaryOf } from './reply-view.js';
+import { HelpTable } from './HelpTable.js';
+import { asCommandList, asModelData, asTaskList, isErrorReply, summaryOf } from './reply-view.js';
 import { StatePill } from './StatePill.js';
 
 /**
@@ -48,7 +50,7 @@ export function ReplyCard({
           {/* A fork goes on independently: it is not a sub-task of this one. */}
           {entry.command === 'fork' ? 'Open fork' : 'Open sub-task'}{' '}
           <span aria-hidden="true">→</span>
-          <span className="reply-link-id">{entry.taskRef.slice(0, 8)}</span>
+          <span className="reply-link-id">{shortTaskId(entry.taskRef)}</span>
         </a>
       )}
     </article>
@@ -79,6 +81,12 @@ function ReplyBody({
         />
       </>
     );
+  }
+  const help = entry.command === 'help' ? asCommandList(entry.data) : undefined;
+  if (help) {
+    // The text's last line says how to read more (`/help <command>`).
+    const footer = entry.text.trim().split('\n').at(-1);
+    return <HelpTable commands={help} footer={footer?.startsWith('Type') ? footer : undefined} />;
   }
   const tasks = entry.command === 'tasks' ? asTaskList(entry.data) : undefined;
   if (tasks && tasks.length > 0) {

@@ -1,5 +1,6 @@
 import type { ArgumentValues } from 'a2a-commands/client/completion';
 import { useEffect } from 'react';
+import { highlightRuns, valueMatchIndexes } from '../menu/slash-menu.js';
 import { optionId } from './SlashMenu.js';
 
 /**
@@ -45,7 +46,12 @@ export function ValueMenu({
             }}
             onClick={() => onChoose(index)}
           >
-            <span className="slash-name">{entry.value}</span>
+            <span className="slash-name">
+              {highlightRuns(
+                entry.value,
+                valueMatchIndexes(entry.value, offered.position.value),
+              ).map((run, i) => (run.match ? <mark key={i}>{run.text}</mark> : run.text))}
+            </span>
             {entry.description !== undefined && (
               <span className="slash-desc">{entry.description}</span>
             )}
@@ -64,6 +70,9 @@ export function ValueMenu({
         </span>
         <span>
           <kbd>Tab</kbd> take
+        </span>
+        <span>
+          <kbd>Enter</kbd> send
         </span>
         <span>
           <kbd>Esc</kbd> close

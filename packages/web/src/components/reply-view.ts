@@ -1,3 +1,4 @@
+import type { Entry } from '../a2a/transcript.js';
 import { toTaskState } from '../a2a/task-states.js';
 import type { TaskState } from '@a2a-js/sdk';
 
@@ -83,4 +84,36 @@ export function isErrorReply(data: unknown): boolean {
 export function summaryOf(text: string): string {
   const [first = ''] = text.split(/\n[ \t]*\n/);
   return first.trim();
+}
+
+/**
+ * The task's model, as the newest `/model` reply says it (every one, a refusal
+ * too, carries the model in force in `data.current`); undefined before any.
+ */
+export function modelFromReplies(entries: readonly Entry[]): string | undefined {
+  const reply = entries.findLast((entry) => entry.kind === 'reply' && entry.command === 'model');
+  return reply?.kind === 'reply' ? asModelData(reply.data)?.current : undefined;
+}
+
+export interface ListedCommand {
+  name: string;
+  hint: string;
+  description: string;
+}
+
+/** `/help`'s overview data: `{commands: [{name, description, argument_hint}]}`, two or more. */
+export function asCommandList(data: unknown): ListedCommand[] | undefined {
+  if (!isRecord(data) || !Array.isArray(data['commands'])) return undefined;
+  const commands = data['commands'].flatMap((row: unknown) =>
+    isRecord(row) && typeof row['name'] === 'string'
+      ? [
+          {
+            name: row['name'],
+            hint: typeof row['argument_hint'] === 'string' ? row['argument_hint'] : '',
+            description: typeof row['description'] === 'string' ? row['description'] : '',
+          },
+        ]
+      : [],
+  );
+  return commands.length > 1 ? commands : undefined;
 }

@@ -77,6 +77,17 @@ export function ghostHint(input: string, commands: readonly CommandSpec[]): Ghos
   };
 }
 
+/**
+ * The line under the box while a command is typed: its hint and description.
+ * It stays while the arguments are typed, unlike the ghost text they replace.
+ */
+export function commandHelp(input: string, commands: readonly CommandSpec[]): string | undefined {
+  const state = argumentHintState(input, commands);
+  if (!state || state.hint === '') return undefined;
+  const { name, description } = state.command;
+  return `/${name} ${state.hint}: ${description}${state.requiredMissing ? ' (argument required)' : ''}`;
+}
+
 /** Why Enter may not send `input` now, or undefined when it may. */
 export function sendBlocker(input: string, commands: readonly CommandSpec[]): string | undefined {
   if (input.trim() === '') return 'Type a message first.';
@@ -133,4 +144,24 @@ export function unknownCommandWarning(
   const near = suggestionsFor(parsed.name, commands).map((command) => `/${command.name}`);
   const warning = `/${parsed.name} is not a command of this agent — sent as a message.`;
   return near.length > 0 ? `${warning} Did you mean ${near.join(', ')}?` : warning;
+}
+
+/**
+ * The Enter rule, as pickers have it: with the value list open, Enter takes
+ * the highlighted value when it differs from what is typed of the argument
+ * (`/model beta` sends `/model openai/fake-beta`). With nothing typed, the
+ * first value is only where the list starts, not a choice: Enter takes it
+ * only once the person has moved the highlight.
+ */
+export function enterTakesValue(typed: string, highlighted: string, moved: boolean): boolean {
+  if (highlighted === typed) return false;
+  return typed !== '' || moved;
+}
+
+/** The letters of `value` that match `typed` (values match case-insensitively, anywhere). */
+export function valueMatchIndexes(value: string, typed: string): number[] {
+  if (typed === '') return [];
+  const at = value.toLowerCase().indexOf(typed.toLowerCase());
+  if (at === -1) return [];
+  return Array.from({ length: typed.length }, (_, i) => at + i);
 }

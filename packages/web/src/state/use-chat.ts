@@ -2,7 +2,7 @@ import type { StreamResponse } from '@a2a-js/sdk';
 import { isCommandReply } from 'a2a-commands/client';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { describeError, isAbort, isTaskNotFound, type Problem } from '../a2a/errors.js';
-import { titleFromText } from '../a2a/messages.js';
+import { titleFromText, titleOf as titleOfTask } from '../a2a/messages.js';
 import type { AgentSession } from '../a2a/session.js';
 import { isBusy } from '../a2a/task-states.js';
 import {
@@ -137,11 +137,10 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
           if (owner.signal.aborted) return;
           dispatch({ type: 'reset', task });
           setLoading(false);
-          latest.current.options.onTaskSeen({
-            id: task.id,
-            contextId: task.contextId,
-            title: promptTitleOf(transcriptOf(task).entries),
-          });
+          const title = promptTitleOf(transcriptOf(task).entries);
+          if (title !== undefined || titleOfTask(task) !== undefined) {
+            latest.current.options.onTaskSeen({ id: task.id, contextId: task.contextId, title });
+          }
           if (isBusy(task.status?.state)) void follow(task.id, owner);
         },
         (error: unknown) => {
@@ -197,9 +196,12 @@ export function useChat(session: AgentSession | undefined, options: ChatOptions)
               const payload = event.payload;
               if (payload?.$case === 'task') {
                 const { id, contextId } = payload.value;
-                // The first prompt names the task in this browser until the agent has a title.
-                const title = command ? undefined : titleFromText(text);
-                latest.current.options.onTaskSeen({ id, contextId, title });
+                // The first prompt names the task in this browser until the agent has a
+                // title; a chat holding only commands (`/help` on the empty screen) is
+                // not listed, or it would stay behind as an untitled task.
+                if (!command) {
+                  latest.current.options.onTaskSeen({ id, contextId, title: titleFromText(text) });
+                }
                 if (isNew) {
                   setStarting(false);
                   latest.current.options.onTaskCreated(id);

@@ -173,11 +173,23 @@ describe('an outage', () => {
     const subtask = page.locator('.task-link.is-subtask');
     await subtask.waitFor({ timeout: 15_000 });
 
+    // The same task on a phone, whose drawer (with the line under Agent URL) is closed.
+    const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const phone = await phoneContext.newPage();
+    await phone.goto(page.url());
+    await phone.locator('.msg--user', { hasText: 'before the outage' }).waitFor();
+    const headerState = (on: Page) => on.locator('header.chat-head .connection-state');
+    expect(await headerState(phone).count()).toBe(0);
+
     const port = Number(new URL(harness.url).port);
     const { dataDir } = harness;
     await harness.stop();
     await page.getByText('Reconnecting to a2a-harness…').waitFor({ timeout: 20_000 });
     expect(await page.getByText('Connected to a2a-harness').count()).toBe(0);
+    // Where the person looks: the header, on a desktop and on a phone.
+    await headerState(page).getByText('Reconnecting…').waitFor();
+    await headerState(phone).getByText('Reconnecting…').waitFor({ timeout: 20_000 });
+    expect(await phone.locator('header.chat-head').textContent()).not.toContain('ready');
     // The sidebar keeps the task and its sub-task under it, and the page shows no server internals.
     await row.waitFor();
     // A message sent now is refused, stays in the box, and the list is read again (and fails).
@@ -190,6 +202,9 @@ describe('an outage', () => {
 
     harness = await start(port, dataDir);
     await page.getByText('Connected to a2a-harness').waitFor({ timeout: 20_000 });
+    await headerState(phone).waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await headerState(page).count()).toBe(0);
+    await phoneContext.close();
     // The same task, no reload: the next message is answered in it.
     expect(taskIdOf(page)).toBe(taskId);
     await expect.poll(() => page.locator('[role="alert"]').count(), { timeout: 10_000 }).toBe(0);

@@ -147,7 +147,8 @@ describe('a running answer', () => {
   it('Stop (a button that replaces Send) keeps the answer so far, marked stopped; the chat goes on', async () => {
     const page = await openChat();
     await say(page, 'count and be stopped');
-    const stop = page.getByRole('button', { name: 'Stop' });
+    // Exact: a task's Hide button in the sidebar names it ("count and be stopped").
+    const stop = page.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ timeout: 15_000 });
     expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(0);
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.8 ');
