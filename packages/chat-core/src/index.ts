@@ -38,4 +38,3 @@ export {
   type TranscriptAction,
   type TranscriptOptions,
 } from './transcript.js';
-export { shortTaskId } from './short-id.js';

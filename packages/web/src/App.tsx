@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { agentUrlFrom, searchFor } from './a2a/agent-url.js';
-import { requiresApiKey } from './a2a/api-key.js';
+import { requiresApiKey } from 'a2a-chat-core';
 import { loadApiKey, saveApiKey } from './a2a/api-key-store.js';
 import { cardRefreshMs } from './a2a/live-agent.js';
 import type { Problem } from './a2a/errors.js';

@@ -1,11 +1,6 @@
-import type { AgentCard } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ApiKeyNeededError,
-  ApiKeyRefusedError,
-  keyFingerprint,
-  requiresApiKey,
-} from '../src/a2a/api-key.js';
+import { ApiKeyRefusedError } from 'a2a-chat-core';
+import { ApiKeyNeededError, keyFingerprint } from '../src/a2a/api-key.js';
 import { apiKeyStorageKey, loadApiKey, saveApiKey } from '../src/a2a/api-key-store.js';
 import { describeError } from '../src/a2a/errors.js';
 import {
@@ -76,20 +71,6 @@ describe('describeError for API keys', () => {
         unreachable: false,
       });
     }
-  });
-});
-
-describe('requiresApiKey: what the card says', () => {
-  const card = (securityRequirements: unknown[]) => ({ securityRequirements }) as AgentCard;
-
-  it('is true when every requirement names a scheme', () => {
-    expect(requiresApiKey(card([{ schemes: { bearer: { list: [] } } }]))).toBe(true);
-  });
-
-  it('is false without requirements, or when one of them names none (anonymous allowed)', () => {
-    expect(requiresApiKey(card([]))).toBe(false);
-    expect(requiresApiKey({} as AgentCard)).toBe(false);
-    expect(requiresApiKey(card([{ schemes: { bearer: {} } }, { schemes: {} }]))).toBe(false);
   });
 });
 

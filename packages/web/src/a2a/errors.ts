@@ -1,5 +1,6 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
-import { ApiKeyNeededError, ApiKeyRefusedError } from './api-key.js';
+import { ApiKeyRefusedError } from 'a2a-chat-core';
+import { ApiKeyNeededError } from './api-key.js';
 
 /** A failure as the chat shows it: a short title and one or two sentences. */
 export interface Problem {

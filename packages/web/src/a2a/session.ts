@@ -23,12 +23,8 @@ import {
   type ArgumentValues,
   type CommandCompletionParams,
 } from 'a2a-commands/client/completion';
-import {
-  ApiKeyNeededError,
-  ApiKeyRefusedError,
-  authorizedFetch,
-  requiresApiKey,
-} from './api-key.js';
+import { ApiKeyRefusedError, requiresApiKey, scopedKeyFetch } from 'a2a-chat-core';
+import { ApiKeyNeededError } from './api-key.js';
 import { toTaskState } from './task-states.js';
 
 /** A message on its way: its id is known before the agent answers, so it can be shown at once. */
@@ -137,8 +133,10 @@ export class AgentSession {
    * there is no key, this fails with {@link ApiKeyNeededError} before any call.
    */
   static async connect(url: string, apiKey?: string): Promise<AgentSession> {
-    const fetchImpl = authorizedFetch(apiKey);
     let etag: string | undefined;
+    let resolved: AgentCard | undefined;
+    // The key only once the card is read and asks for one, and only to this agent's origin.
+    const fetchImpl = scopedKeyFetch({ apiKey, agentUrl: url, card: () => resolved });
     const factory = new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
         transports: [
@@ -155,6 +153,7 @@ export class AgentSession {
                   return read.card;
                 });
             if (!apiKey && requiresApiKey(card)) throw new ApiKeyNeededError();
+            resolved = card;
             return card;
           },
         },
