@@ -16,7 +16,7 @@ import { chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { startFakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness } from 'a2a-testing/harness';
-import { HarnessTaskStore, openDatabase } from '../packages/harness/src/store/index.js';
+import { HarnessTaskStore, openDatabase } from 'a2a-harness/internal';
 import { figure, type Figure } from './lib/stats.js';
 import { repoRoot } from './lib/servers.js';
 
