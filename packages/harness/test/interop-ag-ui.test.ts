@@ -1,8 +1,8 @@
 /**
  * `@ag-ui/a2a`, used as its README shows (an `A2AAgent` over the `A2AClient`
  * of the @a2a-js/sdk it depends on, 0.2), against the real harness over HTTP.
- * That client reads the card at 0.2's path, /.well-known/agent.json, unless
- * told another: these tests name the 1.0 path, which every harness serves.
+ * That client reads the card at 0.2's path, /.well-known/agent.json, which the
+ * harness serves beside the 1.0 path.
  */
 import { createRequire } from 'node:module';
 import { A2AAgent } from '@ag-ui/a2a';
@@ -27,9 +27,9 @@ const textOf = (messages: Array<{ role: string; content?: unknown }>) =>
     .map((m) => String(m.content ?? ''))
     .join('\n');
 
-async function run(text: string, cardPath?: string) {
+async function run(text: string) {
   const agent = new A2AAgent({
-    a2aClient: new A2AClient(harness.url, cardPath) as never,
+    a2aClient: new A2AClient(harness.url) as never,
     initialMessages: [{ id: 'user-1', role: 'user', content: text } as never],
   });
   return agent.runAgent();
@@ -37,12 +37,12 @@ async function run(text: string, cardPath?: string) {
 
 describe('@ag-ui/a2a', () => {
   it('an ordinary message: the model answer comes back as an assistant message', async () => {
-    const { newMessages } = await run('Plan a team offsite', '.well-known/agent-card.json');
+    const { newMessages } = await run('Plan a team offsite');
     expect(textOf(newMessages as never)).toContain('You said: Plan a team offsite');
   });
 
   it('a command: its reply comes back as an assistant message', async () => {
-    const { newMessages } = await run('/help', '.well-known/agent-card.json');
+    const { newMessages } = await run('/help');
     expect(textOf(newMessages as never)).toMatch(/^Commands:\n\/help/);
   });
 });
