@@ -76,14 +76,38 @@ export async function checkHistories(wire: Wire, ledger: Ledger): Promise<Histor
     },
     problems: [],
   };
-  records.forEach((record, i) => checkTask(record, stored[i]!, check));
+  // SEMANTICS §10: a new task in a context begins with a copy of another of its tasks' history.
+  const elsewhere = new Map<string, Map<string, Set<string>>>();
+  records.forEach((record, i) => {
+    const byId = elsewhere.get(record.contextId) ?? new Map<string, Set<string>>();
+    elsewhere.set(record.contextId, byId);
+    for (const message of stored[i]!.history ?? []) {
+      byId.set(message.messageId, (byId.get(message.messageId) ?? new Set()).add(record.id));
+    }
+  });
+  records.forEach((record, i) => {
+    const byId = elsewhere.get(record.contextId)!;
+    const inOtherTask = (id: string) => [...(byId.get(id) ?? [])].some((t) => t !== record.id);
+    checkTask(record, stored[i]!, check, inOtherTask);
+  });
   check.problems.push(...(await strangers(wire, ledger)));
   return check;
 }
 
-function checkTask(record: TaskRecord, task: WireTask, check: HistoryCheck): void {
-  const history = task.history ?? [];
-  const problems = historyProblems(record.id, history);
+function checkTask(
+  record: TaskRecord,
+  task: WireTask,
+  check: HistoryCheck,
+  inOtherTask: (messageId: string) => boolean,
+): void {
+  const whole = task.history ?? [];
+  const problems = historyProblems(record.id, whole);
+  // What the task inherited comes before its first own message, and is held by another task too.
+  const ownFrom = whole.findIndex((m) => record.accepted.has(m.messageId));
+  const inherited = ownFrom < 0 ? [] : whole.slice(0, ownFrom);
+  for (const message of inherited.filter((m) => !inOtherTask(m.messageId)))
+    problems.push(`${record.id}: ${message.messageId} comes before the task's own messages`);
+  const history = ownFrom < 0 ? whole : whole.slice(ownFrom);
   const user = history.filter((m) => m.role === 'ROLE_USER').map((m) => m.messageId);
   const agent = history.filter((m) => m.role === 'ROLE_AGENT');
   const replies = agent.filter((m) => m.metadata?.command).map((m) => m.messageId);

@@ -100,6 +100,8 @@ describe('default limits', () => {
       textChars: 100000,
       argumentChars: 10000,
       queuedPerTask: 16,
+      streamBufferBytes: 1048576,
+      streamsPerPrincipal: 100,
       commandFileBytes: 65536,
       commandsPerMinute: 0,
       commandBurst: 20,

@@ -160,6 +160,10 @@ describe('an agent that needs an API key', () => {
 
   it('each key keeps its own open task: switching shows no "Task not found", and switching back reopens it', async () => {
     const aliceTask = page.url();
+    // The row shows the task's state: wait for the last answer's turn to end before keeping it.
+    await expect
+      .poll(async () => (await taskRows().allTextContents()).some((row) => row.endsWith('working')))
+      .toBe(false);
     const aliceRows = await taskRows().allTextContents();
     await connectWith(BOB);
     // Bob starts on a new chat, not on Alice's task, which his key may not see.
