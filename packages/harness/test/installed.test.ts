@@ -17,12 +17,13 @@ import { spawnInstalledHarness, type HarnessProcess } from 'a2a-testing/process'
 const PACKAGES = [
   'a2a-commands',
   'a2a-chat-core',
+  'a2a-acp',
   'a2a-terminal-chat',
   'a2a-web-chat',
   'a2a-harness',
 ];
 
-/** Four builds, a Vite build and an npm install: minutes on a loaded 2-core machine. */
+/** Five builds, a Vite build and an npm install: minutes on a loaded 2-core machine. */
 const SETUP_LIMIT_MS = 15 * 60_000;
 
 let work: string;
