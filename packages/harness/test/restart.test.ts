@@ -53,7 +53,7 @@ describe.each(storeKinds)('on %s', (kind) => {
         'ended turns of an instance that stopped',
       ]);
       await waitFor(
-        async () => (second.logs.some((line) => saidSo.has(line.msg)) ? true : undefined),
+        async () => (second.logs.some((line) => saidSo.has(String(line.msg))) ? true : undefined),
         'the log line that says the interrupted turn was ended',
       );
       // The task goes on.
