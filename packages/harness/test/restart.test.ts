@@ -55,6 +55,8 @@ describe.each(storeKinds)('on %s', (kind) => {
       await waitFor(
         async () => (second.logs.some((line) => saidSo.has(String(line.msg))) ? true : undefined),
         'the log line that says the interrupted turn was ended',
+        // A sweep that finds the dead instance after start-up waits out its grace period first.
+        600,
       );
       // The task goes on.
       const next = (await send(second.url, 'try again', taskId)).body.result.task;
