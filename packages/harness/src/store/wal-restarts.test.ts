@@ -40,15 +40,24 @@ describe('the WAL under a steady stream of commits', () => {
     const body = 'x'.repeat(3000);
 
     let largestWal = 0;
+    let lastWal = 0;
+    let cutBack = 0;
     const written = 80 * MIB;
     for (let bytes = 0; bytes < written; bytes += 8 * body.length) {
       // As a busy server's commands: a group of writes at each turn of the loop.
       await Promise.all(Array.from({ length: 8 }, () => commits.write(() => insert.run(body))));
-      largestWal = Math.max(largestWal, statSync(`${file}-wal`).size);
+      const wal = statSync(`${file}-wal`).size;
+      if (wal < lastWal) cutBack += 1;
+      lastWal = wal;
+      largestWal = Math.max(largestWal, wal);
     }
 
     expect(raw.prepare('select count(*) from notes').pluck().get()).toBeGreaterThan(26_000);
-    expect(largestWal).toBeLessThan(written / 4);
+    // Without the hold the file only grows, to all that was written. How far it
+    // grows between two checkpoints depends on how busy the machine is (30 MB
+    // was seen under a full test run), so the bound is loose and the cuts are counted.
+    expect(cutBack).toBeGreaterThan(1);
+    expect(largestWal).toBeLessThan(written / 2);
   });
 
   it('the harness store asks for it: commands that start tasks keep the WAL bounded too', async () => {
