@@ -1,5 +1,5 @@
 import { TaskState, type TaskStatus } from '@a2a-js/sdk';
-import { resolveUserScope, type ServerCallContext } from '@a2a-js/sdk/server';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
@@ -138,8 +138,7 @@ export class ClusterTurns implements TurnScheduler {
           .values({
             task_id: turn.taskId,
             turn_id: turn.turnId,
-            owner: resolveUserScope(context),
-            tenant: context.tenant ?? '',
+            ...this.options.store.ownerOf(context),
             instance: null,
           })
           .execute();

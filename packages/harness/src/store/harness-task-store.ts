@@ -7,7 +7,7 @@ import {
   type Message,
   type Task,
 } from '@a2a-js/sdk';
-import { ServerCallContext, type TaskStore, type User } from '@a2a-js/sdk/server';
+import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore, TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { TaskMetadata } from 'a2a-commands';
 import type { CommandEffects, CommandTaskStore, TaskHead } from 'a2a-commands/server';
@@ -17,15 +17,11 @@ import { LOCK_CLASS, lockForTransaction } from './advisory-locks.js';
 import { postgresPoolOf, sqliteConnectionOf, walCheckpointsOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { PostgresCommandPath } from './postgres-command-path.js';
-import { SqliteCommandPath, type TaskScope } from './sqlite-command-path.js';
+import { SqliteCommandPath } from './sqlite-command-path.js';
+import { ownerOf, taskOwnerResolver, type Owner } from './owner.js';
 import { newTaskId } from './task-ids.js';
 import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
-import {
-  historyCharsOf,
-  historyCharsOwned,
-  HistoryQuotaError,
-  ownerScopeOf,
-} from './history-quota.js';
+import { historyCharsOf, historyCharsOwned, HistoryQuotaError } from './history-quota.js';
 import {
   fromRow,
   MESSAGES_TABLE,
@@ -76,6 +72,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   /** On PostgreSQL: the command path in one statement a step (a head read, an append). */
   private readonly postgresPath?: PostgresCommandPath;
   private readonly onWrite?: (seconds: number) => void;
+  /** Who owns what a call stores: the one resolver, shared with the SDK's store. */
+  private readonly resolveOwner: OwnerResolver;
 
   /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
   private readonly historyCharsPerOwner: number;
@@ -87,11 +85,16 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       /** Told how many seconds each task write took (a transaction's lock wait not included). */
       onWrite?: (seconds: number) => void;
       historyCharsPerOwner?: number;
+      /** How a request's caller becomes a task's owner; the SDK's rule by default. */
+      ownerResolver?: OwnerResolver;
     } = {},
   ) {
     this.onWrite = options.onWrite;
     this.historyCharsPerOwner = options.historyCharsPerOwner ?? Infinity;
-    this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>);
+    this.resolveOwner = taskOwnerResolver(options.ownerResolver);
+    this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>, {
+      ownerResolver: this.resolveOwner,
+    });
     this.shared = db.getExecutor().adapter instanceof PostgresAdapter;
     const sqlite = sqliteConnectionOf(db);
     if (sqlite) {
@@ -104,6 +107,11 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     }
     const pool = postgresPoolOf(db);
     if (pool) this.postgresPath = new PostgresCommandPath(pool);
+  }
+
+  /** Whose the tasks `context` stores and reads are. */
+  ownerOf(context: ServerCallContext): Owner {
+    return ownerOf(context, this.resolveOwner);
   }
 
   /** Ids that sort by creation time (`task-ids.ts`). */
@@ -126,9 +134,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
 
   async loadHead(taskId: string, context: ServerCallContext): Promise<TaskHead | undefined> {
     // One indexed read; while another transaction is open it could see uncommitted writes, so not then.
-    if (this.commandPath?.usable) return this.commandPath.loadHead(taskId, scopeOf(context));
+    if (this.commandPath?.usable) return this.commandPath.loadHead(taskId, this.ownerOf(context));
     // The context remembers the metadata read, for this request's append (postgres-command-path.ts).
-    if (this.postgresPath) return this.postgresPath.loadHead(taskId, scopeOf(context), context);
+    if (this.postgresPath)
+      return this.postgresPath.loadHead(taskId, this.ownerOf(context), context);
     const task = await this.heads.load(taskId, context);
     return task && headOf(task);
   }
@@ -193,7 +202,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ): Promise<void> {
     const raw = this.commandPath ?? this.postgresPath;
     if (raw && !alongside && !this.quotaApplies(effects.subtasks))
-      return this.timed(raw.create([...(effects.subtasks ?? []), task], scopeOf(context)));
+      return this.timed(raw.create([...(effects.subtasks ?? []), task], this.ownerOf(context)));
     return this.write(task.id, async (db, heads) => {
       await alongside?.(db);
       await this.checkHistoryQuota(db, effects.subtasks ?? [], context);
@@ -208,7 +217,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     change: TaskChange,
   ): Promise<TaskHead | undefined> {
     if (this.commandPath && !change.alongside && !change.create)
-      return this.timed(this.commandPath.update(taskId, scopeOf(context), change));
+      return this.timed(this.commandPath.update(taskId, this.ownerOf(context), change));
     return this.write(taskId, async (db, heads) => {
       const task = await heads.load(taskId, context);
       if (!task) return undefined;
@@ -242,14 +251,27 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ): Promise<TaskHead | undefined> {
     if (this.commandPath && !this.quotaApplies(effects.subtasks))
       return this.timed(
-        this.commandPath.appendReply(taskId, scopeOf(context), entries, statusMessage, effects),
+        this.commandPath.appendReply(
+          taskId,
+          this.ownerOf(context),
+          entries,
+          statusMessage,
+          effects,
+        ),
       );
     const postgres = this.postgresPath;
     if (postgres && !this.quotaApplies(effects.subtasks))
       // In this process, one writer of a task at a time holds a connection, as in `write`.
       return this.lock.run(taskId, () =>
         this.timed(
-          postgres.appendReply(taskId, scopeOf(context), entries, statusMessage, effects, context),
+          postgres.appendReply(
+            taskId,
+            this.ownerOf(context),
+            entries,
+            statusMessage,
+            effects,
+            context,
+          ),
         ),
       );
     return this.update(taskId, context, {
@@ -318,7 +340,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     contextId: string,
     context: ServerCallContext,
   ): Promise<TaskHead | 'foreign' | undefined> {
-    const { tenant, owner } = scopeOf(context);
+    const { tenant, owner } = this.ownerOf(context);
     const inContext = () => this.taskKeys().where(sql.ref('context_id'), '=', contextId);
     const own = await inContext()
       .where(sql.ref('tenant'), '=', tenant)
@@ -339,7 +361,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ): Promise<{ seq: number; message: Message } | undefined> {
     if (this.commandPath?.usable) return this.commandPath.findMessage(taskId, messageId);
     if (this.postgresPath && context)
-      return this.postgresPath.findMessage(taskId, messageId, scopeOf(context), context);
+      return this.postgresPath.findMessage(taskId, messageId, this.ownerOf(context), context);
     const row = await this.db
       .selectFrom(MESSAGES_TABLE)
       .select(['seq', 'message'])
@@ -439,7 +461,12 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         return await this.db.transaction().execute(async (trx) => {
           if (this.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
           // The SDK's store works on any Kysely; its table types are its own business.
-          return change(trx, new DatabaseTaskStore(trx as unknown as Kysely<unknown>));
+          return change(
+            trx,
+            new DatabaseTaskStore(trx as unknown as Kysely<unknown>, {
+              ownerResolver: this.resolveOwner,
+            }),
+          );
         });
       } finally {
         this.onWrite?.(Number(process.hrtime.bigint() - start) / 1e9);
@@ -450,7 +477,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   /** How many more characters of history the caller's new sub-tasks and forks may store. */
   async historyQuotaLeft(context: ServerCallContext): Promise<number> {
     if (!Number.isFinite(this.historyCharsPerOwner)) return Infinity;
-    return this.historyCharsPerOwner - (await historyCharsOwned(this.db, context));
+    return this.historyCharsPerOwner - (await historyCharsOwned(this.db, this.ownerOf(context)));
   }
 
   /**
@@ -466,10 +493,10 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     const adding = historyCharsOf(subtasks);
     if (adding === 0 || !Number.isFinite(this.historyCharsPerOwner)) return;
     if (this.shared) {
-      const { owner, tenant } = ownerScopeOf(context);
+      const { owner, tenant } = this.ownerOf(context);
       await lockForTransaction(db, LOCK_CLASS.owner, `${tenant}/${owner}`);
     }
-    const stored = await historyCharsOwned(db, context);
+    const stored = await historyCharsOwned(db, this.ownerOf(context));
     if (stored + adding > this.historyCharsPerOwner)
       throw new HistoryQuotaError(adding, stored, this.historyCharsPerOwner);
   }
@@ -539,18 +566,4 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
 function headOf(task: Task): TaskHead {
   const { history: _history, artifacts: _artifacts, ...head } = task;
   return head;
-}
-
-/** The keys the SDK's `DatabaseTaskStore` scopes a caller's tasks by (its default owner resolver). */
-function scopeOf(context: ServerCallContext): TaskScope {
-  return { tenant: context.tenant ?? '', owner: context.user?.userName || 'unknown' };
-}
-
-/** A call context that the SDK's store scopes to a stored task's owner. */
-export function ownerContext(owner: string, tenant: string): ServerCallContext {
-  const user: User = {
-    isAuthenticated: owner !== 'unknown',
-    userName: owner === 'unknown' ? '' : owner,
-  };
-  return new ServerCallContext({ user, tenant: tenant || undefined });
 }

@@ -1,8 +1,8 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql, type Kysely } from 'kysely';
+import type { Owner } from './owner.js';
 import { MESSAGES_TABLE, toRow, type MessagesTable } from './messages-table.js';
 
 /**
@@ -25,17 +25,11 @@ export class HistoryQuotaError extends UnsupportedOperationError {
   }
 }
 
-/** Who owns what `context` stores, as the SDK's task store scopes it. */
-export function ownerScopeOf(context: ServerCallContext): { owner: string; tenant: string } {
-  return { owner: context.user?.userName || 'unknown', tenant: context.tenant ?? '' };
-}
-
-/** Characters of stored history in the tasks `context`'s caller owns. */
+/** Characters of stored history in the tasks `owner` owns. */
 export async function historyCharsOwned(
   db: Kysely<MessagesTable>,
-  context: ServerCallContext,
+  { owner, tenant }: Owner,
 ): Promise<number> {
-  const { owner, tenant } = ownerScopeOf(context);
   const row = await sql<{ chars: number | string | null }>`
     select coalesce(sum(length(m.message)), 0) as chars
     from ${sql.table(MESSAGES_TABLE)} m

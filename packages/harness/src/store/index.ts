@@ -12,7 +12,6 @@ export {
 export {
   HarnessTaskStore,
   MessageIdTakenError,
-  ownerContext,
   type AlongsideWrite,
   type TaskChange,
   type TaskKeys,
@@ -22,5 +21,6 @@ export {
   isDatabaseUnreachable,
   retryWhileUnreachable,
 } from './connection-errors.js';
+export { ownerContext, taskOwnerResolver, type Owner } from './owner.js';
 export { HistoryQuotaError, storedChars } from './history-quota.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';

@@ -5,7 +5,8 @@ import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
 import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from './messages-table.js';
-import { headOfRow, metadataOf, taskRowOf, type HeadRow, type TaskScope } from './task-rows.js';
+import type { Owner } from './owner.js';
+import { headOfRow, metadataOf, taskRowOf, type HeadRow } from './task-rows.js';
 
 /** What the append function answers (`postgres-command-functions.ts`). */
 interface AppendRow {
@@ -55,7 +56,7 @@ export class PostgresCommandPath {
   async findMessage(
     taskId: string,
     messageId: string,
-    scope: TaskScope,
+    scope: Owner,
     reader: object,
   ): Promise<{ seq: number; message: Message } | undefined> {
     const result = await this.pool.query<
@@ -85,7 +86,7 @@ export class PostgresCommandPath {
   }
 
   /** The head, in one indexed read; `reader` remembers the metadata seen for a later append. */
-  async loadHead(taskId: string, scope: TaskScope, reader?: object): Promise<TaskHead | undefined> {
+  async loadHead(taskId: string, scope: Owner, reader?: object): Promise<TaskHead | undefined> {
     const row =
       (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
     if (!row) return undefined;
@@ -94,7 +95,7 @@ export class PostgresCommandPath {
   }
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
-  async create(tasks: Task[], scope: TaskScope): Promise<void> {
+  async create(tasks: Task[], scope: Owner): Promise<void> {
     const { rows, messages } = newTaskRows(tasks, scope);
     await this.pool.query({
       name: INSERT_TASKS_FUNCTION,
@@ -109,7 +110,7 @@ export class PostgresCommandPath {
    */
   async appendReply(
     taskId: string,
-    scope: TaskScope,
+    scope: Owner,
     entries: Message[],
     statusMessage: Message,
     effects: CommandEffects,
@@ -182,7 +183,7 @@ export class PostgresCommandPath {
     }
   }
 
-  private async readHead(taskId: string, scope: TaskScope): Promise<HeadRow | undefined> {
+  private async readHead(taskId: string, scope: Owner): Promise<HeadRow | undefined> {
     const result = await this.pool.query<HeadRow>({
       name: 'a2a_harness_select_head',
       text: `select context_id, status, metadata from ${TASK_TABLE} where tenant = $1 and owner = $2 and id = $3`,
@@ -208,7 +209,7 @@ export class PostgresCommandPath {
 }
 
 /** New tasks and their histories as JSON rows, for the insert function. */
-function newTaskRows(tasks: Task[], scope: TaskScope): { rows: string; messages: string } {
+function newTaskRows(tasks: Task[], scope: Owner): { rows: string; messages: string } {
   // A new task's history starts at 0: no need to look for its end.
   const messages = tasks.flatMap((task) =>
     task.history.map((message, i) =>

@@ -12,10 +12,8 @@ import {
   taskValuesOf,
   UPSERT_TASK_SQL,
   type HeadRow,
-  type TaskScope,
 } from './task-rows.js';
-
-export type { TaskScope } from './task-rows.js';
+import type { Owner } from './owner.js';
 
 /**
  * The command path on SQLite, in raw prepared statements: one indexed read of
@@ -89,7 +87,7 @@ export class SqliteCommandPath {
   }
 
   /** The head, read now: call only when `usable`, so that no uncommitted write is seen. */
-  loadHead(taskId: string, scope: TaskScope): TaskHead | undefined {
+  loadHead(taskId: string, scope: Owner): TaskHead | undefined {
     const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
     return row && headOfRow(taskId, row);
   }
@@ -128,7 +126,7 @@ export class SqliteCommandPath {
    */
   update(
     taskId: string,
-    scope: TaskScope,
+    scope: Owner,
     change: Omit<TaskChange, 'alongside' | 'create'>,
   ): Promise<TaskHead | undefined> {
     return this.commits.write(() => {
@@ -160,7 +158,7 @@ export class SqliteCommandPath {
   }
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
-  create(tasks: Task[], scope: TaskScope): Promise<void> {
+  create(tasks: Task[], scope: Owner): Promise<void> {
     return this.commits.write(() => {
       for (const task of tasks) this.insertTask(task, scope);
     });
@@ -172,7 +170,7 @@ export class SqliteCommandPath {
    */
   appendReply(
     taskId: string,
-    scope: TaskScope,
+    scope: Owner,
     entries: Message[],
     statusMessage: Message,
     effects: CommandEffects,
@@ -211,7 +209,7 @@ export class SqliteCommandPath {
     });
   }
 
-  private insertTask(task: Task, scope: TaskScope): void {
+  private insertTask(task: Task, scope: Owner): void {
     // A new task's history starts at 0: no need to look for its end.
     this.appendMessages(task.id, task.history, 0, replyLinkOf(task.history, task.status?.message));
     this.upsertTask.run(taskValuesOf(task, scope));

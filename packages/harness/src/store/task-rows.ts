@@ -2,17 +2,12 @@ import { Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
 import type { TaskMetadata } from 'a2a-commands';
 import type { TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
+import type { Owner } from './owner.js';
 
 /**
  * The SDK's `tasks` row format, for the raw command paths (SQLite and
  * PostgreSQL): what they write is what `DatabaseTaskStore` reads back.
  */
-
-/** Whose a task is, as the SDK's `DatabaseTaskStore` keys it. */
-export interface TaskScope {
-  tenant: string;
-  owner: string;
-}
 
 /** The head's columns, as a command reads them. */
 export interface HeadRow {
@@ -36,7 +31,7 @@ export interface TaskRow {
   protocol_version: string;
 }
 
-export function taskRowOf(task: Task, scope: TaskScope): TaskRow {
+export function taskRowOf(task: Task, scope: Owner): TaskRow {
   const payload = Task.toJSON({
     ...task,
     history: [],
@@ -82,7 +77,7 @@ export const UPSERT_TASK_SQL = `insert into tasks (${TASK_COLUMNS.join(', ')})
     .join(', ')}`;
 
 /** A new task's row as `UPSERT_TASK_SQL`'s values. */
-export function taskValuesOf(task: Task, scope: TaskScope): unknown[] {
+export function taskValuesOf(task: Task, scope: Owner): unknown[] {
   const row = taskRowOf(task, scope);
   return TASK_COLUMNS.map((column) => row[column]);
 }

@@ -19,7 +19,8 @@ import {
   type HarnessDatabase,
 } from './database.js';
 import { GroupCommit } from './group-commit.js';
-import { HarnessTaskStore, ownerContext } from './harness-task-store.js';
+import { HarnessTaskStore } from './harness-task-store.js';
+import { ownerContext } from './owner.js';
 
 let database: HarnessDatabase | undefined;
 afterEach(() => database?.close());
