@@ -1,0 +1,179 @@
+/**
+ * The shared repository suite: every kind of change a task goes through, made
+ * on a harness over SQLite and on one over PostgreSQL, then what GetTask,
+ * ListTasks and SubscribeToTask return compared between the two. Both
+ * databases must tell the same story; ids and times are compared by where
+ * they first appear, not by value.
+ *
+ * The changes: a new task with a command and its reply; commands on an
+ * existing task (one that changes metadata, with JSON's special characters);
+ * turns that start and end each way a model can end them (finished, model
+ * error, stopped); a message queued behind a running turn; a cancel; a fork's
+ * copy; a sub-task's creation and its own turn.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPostgresDatabase } from 'a2a-testing/databases';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { headers, rpc, SseReader, userText, waitFor } from 'a2a-testing/http';
+
+/** Quotes, backslashes, a newline, a tab, non-ASCII and an astral character: JSON's hard cases. */
+const AWKWARD = 'say "hi" \\ back\n\tto café ☃ 𝄞 </script>';
+
+let fake: FakeOpenAI;
+let postgres: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+const harnesses: Record<'sqlite' | 'postgres', TestHarness | undefined> = {
+  sqlite: undefined,
+  postgres: undefined,
+};
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ models: ['gpt-test'], apiKey: 'sk-test' });
+  postgres = await freshPostgresDatabase('a2a_suite');
+  const options = {
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
+    // A silent model holds its turn until /stop or CancelTask ends it.
+    config: { defaultModel: 'openai/gpt-test', turns: { firstByteMs: 30_000 } },
+  };
+  harnesses.sqlite = await startHarness(options);
+  harnesses.postgres = await startHarness({ ...options, databaseUrl: postgres.url });
+}, 60_000);
+
+afterAll(async () => {
+  await harnesses.sqlite?.stop();
+  await harnesses.postgres?.stop();
+  await fake?.close();
+  await postgres?.drop();
+});
+
+const textOf = (message: any): string =>
+  (message?.parts ?? []).map((part: any) => part.text ?? '').join('');
+
+async function getTask(url: string, id: string): Promise<any> {
+  const { body } = await rpc(url, 'GetTask', { id });
+  return body.result;
+}
+
+async function untilTask(url: string, id: string, done: (task: any) => boolean): Promise<any> {
+  return waitFor(async () => {
+    const task = await getTask(url, id);
+    return task && done(task) ? task : undefined;
+  }, `task ${id} to settle`);
+}
+
+const lastText = (task: any) => textOf(task.history.at(-1));
+
+/** The same changes, in the same order, on one harness; returns the tasks it made. */
+async function runChanges(url: string): Promise<string[]> {
+  const send = async (text: string, taskId?: string, returnImmediately = false) => {
+    const { body } = await rpc(url, 'SendMessage', {
+      message: userText(text, taskId ? { taskId } : {}),
+      ...(returnImmediately && { configuration: { returnImmediately: true } }),
+    });
+    expect(body.error).toBeUndefined();
+    return body.result.task ?? body.result;
+  };
+  const working = (id: string) =>
+    untilTask(url, id, (task) => task.status.state === 'TASK_STATE_WORKING');
+  const idle = (id: string, last: string) =>
+    untilTask(
+      url,
+      id,
+      (task) => task.status.state === 'TASK_STATE_INPUT_REQUIRED' && lastText(task).includes(last),
+    );
+
+  // A new task with its command and reply, then commands on it.
+  const task = (await send('/help')).id as string;
+  await send(`/title ${AWKWARD}`, task);
+  await send('/model openai/gpt-test', task);
+  // A turn that finishes, and one the model fails.
+  await send(AWKWARD, task);
+  fake.failNext(1, 500, 'the model is down');
+  await send('fail this one', task);
+  // A turn that is stopped, with a message queued behind it that then runs.
+  fake.misbehave('silent');
+  await send('hang on', task, true);
+  await working(task);
+  await send('queued behind', task, true);
+  fake.misbehave(undefined);
+  await send('/stop', task);
+  await idle(task, 'queued behind');
+  // A fork's copy, and a sub-task whose first prompt runs as its own turn.
+  const fork = (await send('/fork', task)).status.message.metadata.task_ref as string;
+  const spawned = (await send('/spawn write a haiku', task)).status.message.metadata
+    .task_ref as string;
+  await idle(spawned, 'write a haiku');
+  // A task canceled while its turn runs.
+  const canceled = (await send('/help')).id as string;
+  fake.misbehave('silent');
+  await send('hang on', canceled, true);
+  await working(canceled);
+  const { body } = await rpc(url, 'CancelTask', { id: canceled });
+  expect(body.error).toBeUndefined();
+  fake.misbehave(undefined);
+  await untilTask(url, canceled, (t) => t.status.state === 'TASK_STATE_CANCELED');
+  return [task, fork, spawned, canceled];
+}
+
+/** The first event SubscribeToTask sends for the task, or its error. */
+async function subscribe(url: string, id: string): Promise<unknown> {
+  const response = await fetch(`${url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id } }),
+  });
+  // A refusal before the stream starts is an ordinary JSON-RPC answer.
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream'))
+    return { error: ((await response.json()) as { error: { code: number } }).error.code };
+  const events = new SseReader(response);
+  try {
+    const first = await events.next();
+    return first.error ? { error: first.error.code } : first.result;
+  } finally {
+    await events.cancel();
+  }
+}
+
+/** What the three reads return, for the tasks `runChanges` made. */
+async function observe(url: string, tasks: string[]): Promise<unknown> {
+  const got = [];
+  for (const id of tasks) got.push(await getTask(url, id));
+  const listed = (await rpc(url, 'ListTasks', { pageSize: 100, historyLength: 100 })).body.result;
+  const subscribed = [];
+  for (const id of tasks) subscribed.push(await subscribe(url, id));
+  return { got, listed, subscribed };
+}
+
+const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
+
+/** Ids as the order they first appear in, times as a mark: what two runs can share. */
+function comparable(value: unknown): unknown {
+  const ids = new Map<string, string>();
+  const text = JSON.stringify(value)
+    .replace(ID, (id) => {
+      if (!ids.has(id)) ids.set(id, `id#${ids.size}`);
+      return ids.get(id)!;
+    })
+    .replace(TIME, 'time');
+  return JSON.parse(text);
+}
+
+describe('the same changes on SQLite and on PostgreSQL', () => {
+  const seen: Partial<Record<'sqlite' | 'postgres', unknown>> = {};
+
+  it.each(['sqlite', 'postgres'] as const)(
+    'every change runs on %s',
+    async (kind) => {
+      const url = harnesses[kind]!.url;
+      const tasks = await runChanges(url);
+      seen[kind] = comparable(await observe(url, tasks));
+    },
+    60_000,
+  );
+
+  it('GetTask, ListTasks and SubscribeToTask return the same on both', () => {
+    expect(seen.sqlite).toBeDefined();
+    expect(seen.postgres).toEqual(seen.sqlite);
+  });
+});
