@@ -172,6 +172,29 @@ describe('the command path on PostgreSQL', () => {
     expect((await store.load(task.id, alice()))?.metadata).toEqual(head?.metadata);
   });
 
+  it("a reply with JSON's hard characters is stored and read back exactly, and the task takes commands after it", async () => {
+    // Quotes, backslashes, newlines, non-ASCII, an astral character and a lone
+    // surrogate, which JSON text allows and PostgreSQL's JSON functions refuse to unescape.
+    const awkward = 'say "hi" \\ back\n\tto café ☃ 𝄞 \ud800 }{"state":"x"} </script>';
+    const task = newTask();
+    await store.create(task, alice());
+    // A turn's write (the checked path) leaves the hard text in the stored status.
+    const answer = message(awkward, Role.ROLE_AGENT);
+    await store.update(task.id, alice(), {
+      append: [answer],
+      status: (current) => ({ ...current!, message: answer }),
+    });
+    for (const text of [awkward, `again ${awkward}`]) {
+      const reply = message(text, Role.ROLE_AGENT);
+      const head = await store.appendReply(task.id, [message('/echo'), reply], reply, alice());
+      expect(head?.status?.message).toEqual(reply);
+      const stored = await store.load(task.id, alice());
+      expect(stored?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(stored?.status?.message).toEqual(reply);
+      expect(stored?.history.at(-1)).toEqual({ ...reply, taskId: task.id });
+    }
+  });
+
   it('a task the caller does not own is not found, and nothing is written to it', async () => {
     const task = newTask([message('hello')]);
     await store.create(task, alice());

@@ -17,8 +17,11 @@ import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { headers, rpc, SseReader, userText, waitFor } from 'a2a-testing/http';
 
-/** Quotes, backslashes, a newline, a tab, non-ASCII and an astral character: JSON's hard cases. */
-const AWKWARD = 'say "hi" \\ back\n\tto café ☃ 𝄞 </script>';
+/**
+ * Quotes, backslashes, a newline, a tab, non-ASCII, an astral character and a
+ * lone surrogate (valid in JSON text, not in UTF-8): JSON's hard cases.
+ */
+const AWKWARD = 'say "hi" \\ back\n\tto café ☃ 𝄞 \ud800 </script>';
 
 let fake: FakeOpenAI;
 let postgres: Awaited<ReturnType<typeof freshPostgresDatabase>>;

@@ -9,7 +9,6 @@ import pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import type { MessagesTable } from './messages-table.js';
 import { migrateHarnessTables } from './migrations.js';
-import { installCommandFunctions } from './postgres-command-functions.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -73,7 +72,6 @@ export async function openDatabase(
     await db.transaction().execute(async (trx) => {
       await lockForTransaction(trx, LOCK_CLASS.schema, 'tables');
       await createTables(trx);
-      await installCommandFunctions(trx);
     });
   } else {
     await createTables(db);

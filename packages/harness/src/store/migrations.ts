@@ -1,6 +1,7 @@
-import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
+import { installCommandFunctionsV3 } from './postgres-command-functions.js';
 
 /**
  * The harness's own tables, in versions: each migration runs once per
@@ -23,6 +24,12 @@ const MIGRATIONS: Record<string, Migration> = {
         .where(sql.ref('reply_to'), 'is not', null)
         .execute();
       await linkStoredReplies(db as Kysely<MessagesTable>);
+    },
+  },
+  // PostgreSQL's command functions: the append builds the status with json_build_object and may notify.
+  '0003-append-reply-v3': {
+    async up(db) {
+      if (db.getExecutor().adapter instanceof PostgresAdapter) await installCommandFunctionsV3(db);
     },
   },
 };

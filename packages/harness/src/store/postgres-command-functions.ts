@@ -13,8 +13,9 @@ import { MESSAGES_TABLE } from './messages-table.js';
  * instances of two versions can share a database while they roll over.
  */
 export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v2';
-export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v2';
-/** The previous release's name, kept as a call of the new one for instances still running it. */
+export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v3';
+/** Earlier releases' names, kept as calls of the new one for instances still running them. */
+const APPEND_REPLY_FUNCTION_V2 = 'a2a_harness_append_reply_v2';
 const APPEND_REPLY_FUNCTION_V1 = 'a2a_harness_append_reply_v1';
 
 /**
@@ -44,8 +45,15 @@ $fn$`;
  * A command, its reply and its effects appended to a task, as the SQLite path
  * does it: under the task's advisory lock (the lock every writer of the task
  * takes first, in any process), read the head; append `p_entries` after the
- * history's end; make the status `p_status` with the stored state kept (SEMANTICS §4);
- * store `p_tasks` (sub-tasks); and set the metadata to `p_new_metadata`.
+ * history's end; make the status `p_message` at `p_timestamp` with the stored
+ * state kept (SEMANTICS §4); store `p_tasks` (sub-tasks); set the metadata to
+ * `p_new_metadata`; and, when `p_notify_payload` is given, notify it on
+ * `p_notify_channel`, which PostgreSQL sends when this commits.
+ *
+ * The status is built by json_build_object from the stored state column and
+ * the driver's JSON: the stored status is never parsed, so text PostgreSQL's
+ * JSON functions refuse to unescape (a lone surrogate, valid in JSON text)
+ * cannot break later commands on the task.
  *
  * The metadata change is a read-modify-write made in JavaScript, so it is
  * applied only if the stored metadata is still `p_seen_metadata`, the value it
@@ -57,21 +65,22 @@ $fn$`;
 const appendReply = `
 create or replace function ${APPEND_REPLY_FUNCTION}(
   p_tenant text, p_owner text, p_id text, p_entries json,
-  p_status json, p_updated bigint,
+  p_message json, p_timestamp text, p_updated bigint,
   p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
-  p_tasks json, p_task_messages json)
+  p_tasks json, p_task_messages json,
+  p_notify_channel text, p_notify_payload text)
 returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
 language plpgsql as $fn$
 declare
   v_context_id text;
-  v_status text;
-  v_metadata text;
   v_state text;
+  v_metadata text;
   v_next integer;
 begin
   perform pg_advisory_xact_lock(${LOCK_CLASS.task}, hashtext(p_id));
   -- Read after the lock: in READ COMMITTED each statement here sees what the last holder committed.
-  select t.context_id, t.status, t.metadata into v_context_id, v_status, v_metadata
+  select t.context_id, coalesce(t.status_state, 'TASK_STATE_UNSPECIFIED'), t.metadata
+    into v_context_id, v_state, v_metadata
     from ${TASK_TABLE} t where t.tenant = p_tenant and t.owner = p_owner and t.id = p_id;
   if not found then
     return;
@@ -89,25 +98,42 @@ begin
     from rows from (json_to_recordset(p_entries) as (message_id text, message text, reply_to text))
       with ordinality as e(message_id, message, reply_to, ord)
     on conflict (task_id, message_id) do nothing;
-  v_state := coalesce(v_status::json ->> 'state', 'TASK_STATE_UNSPECIFIED');
-  -- The stored state first, as TaskStatus.toJSON puts it, and left out when unspecified.
-  v_status := case when v_state = 'TASK_STATE_UNSPECIFIED' then p_status::text
-                   else json_build_object('state', v_state, 'message', p_status -> 'message',
-                                          'timestamp', p_status -> 'timestamp')::text end;
   if p_change_metadata then
     v_metadata := p_new_metadata;
   end if;
+  -- The state first, as TaskStatus.toJSON puts it, and left out when unspecified.
   update ${TASK_TABLE} t
-    set status_last_updated = p_updated, status_state = v_state, status = v_status, metadata = v_metadata
+    set status_last_updated = p_updated, status_state = v_state, metadata = v_metadata,
+        status = case when v_state = 'TASK_STATE_UNSPECIFIED'
+                      then json_build_object('message', p_message, 'timestamp', p_timestamp)
+                      else json_build_object('state', v_state, 'message', p_message,
+                                             'timestamp', p_timestamp) end::text
     where t.tenant = p_tenant and t.owner = p_owner and t.id = p_id;
+  if p_notify_payload is not null then
+    perform pg_notify(p_notify_channel, p_notify_payload);
+  end if;
   return query select v_context_id, v_state, v_metadata, true;
 end
 $fn$`;
 
+/** The previous version took the status whole; it now calls the new one. */
+const appendReplyV2 = `
+create or replace function ${APPEND_REPLY_FUNCTION_V2}(
+  p_tenant text, p_owner text, p_id text, p_entries json,
+  p_status json, p_updated bigint,
+  p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
+  p_tasks json, p_task_messages json)
+returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
+language sql as $fn$
+  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries,
+    p_status -> 'message', p_status ->> 'timestamp', p_updated, p_change_metadata,
+    p_seen_metadata, p_new_metadata, p_tasks, p_task_messages, null, null);
+$fn$`;
+
 /**
- * The previous release's append read its rows by the table's columns, which
- * the reply link changed: it now calls the new one. Its status came as JSON
- * text without the opening brace, which is put back here.
+ * The first release's append read its rows by the table's columns, which the
+ * reply link changed, and sent its status as JSON text without the opening
+ * brace: the brace is put back here, and the call goes on to the next version.
  */
 const appendReplyV1 = `
 create or replace function ${APPEND_REPLY_FUNCTION_V1}(
@@ -117,7 +143,7 @@ create or replace function ${APPEND_REPLY_FUNCTION_V1}(
   p_tasks json, p_task_messages json)
 returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
 language sql as $fn$
-  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries, ('{' || p_status_tail)::json,
+  select * from ${APPEND_REPLY_FUNCTION_V2}(p_tenant, p_owner, p_id, p_entries, ('{' || p_status_tail)::json,
     p_updated, p_change_metadata, p_seen_metadata, p_new_metadata, p_tasks, p_task_messages);
 $fn$`;
 
@@ -128,10 +154,11 @@ returns void language sql as $fn$
   select ${INSERT_TASKS_FUNCTION}(p_tasks, p_messages);
 $fn$`;
 
-/** Installs (or brings up to date) the functions: at open, with the harness's tables. */
-export async function installCommandFunctions(db: AnyKysely): Promise<void> {
-  await sql.raw(insertTasks).execute(db);
-  await sql.raw(appendReply).execute(db);
-  await sql.raw(insertTasksV1).execute(db);
-  await sql.raw(appendReplyV1).execute(db);
+/**
+ * Installs the functions as migration 0003 left them (`migrations.ts`): the
+ * current append, and the earlier names as calls of it.
+ */
+export async function installCommandFunctionsV3(db: AnyKysely): Promise<void> {
+  for (const definition of [insertTasks, insertTasksV1, appendReply, appendReplyV2, appendReplyV1])
+    await sql.raw(definition).execute(db);
 }

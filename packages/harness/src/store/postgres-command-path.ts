@@ -1,4 +1,4 @@
-import { TaskState, TaskStatus, taskStateFromJSON, type Message, type Task } from '@a2a-js/sdk';
+import { Message, taskStateFromJSON, type Task } from '@a2a-js/sdk';
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
@@ -117,14 +117,8 @@ export class PostgresCommandPath {
     reader?: object,
   ): Promise<TaskHead | undefined> {
     const timestamp = new Date().toISOString();
-    // The status without its state, which only the function knows: `{"message":...,"timestamp":...}`.
-    const statusWithoutState = jsonText(
-      TaskStatus.toJSON({
-        state: TaskState.TASK_STATE_UNSPECIFIED,
-        message: statusMessage,
-        timestamp,
-      }),
-    );
+    // JSON text as the driver makes it: escapes kept, so the status reads back as the history does.
+    const message = JSON.stringify(Message.toJSON(statusMessage));
     const link = replyLinkOf(entries, statusMessage);
     const appended = jsonRows(
       entries.map((message) => {
@@ -146,19 +140,22 @@ export class PostgresCommandPath {
         : null;
       const result = await this.pool.query<AppendRow>({
         name: APPEND_REPLY_FUNCTION,
-        text: `select * from ${APPEND_REPLY_FUNCTION}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        text: `select * from ${APPEND_REPLY_FUNCTION}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
         values: [
           scope.tenant,
           scope.owner,
           taskId,
           appended,
-          statusWithoutState,
+          message,
+          timestamp,
           Date.parse(timestamp),
           effects.metadata !== undefined,
           seen,
           metadata,
           subtasks?.rows ?? null,
           subtasks?.messages ?? null,
+          null,
+          null,
         ],
       });
       const row = result.rows[0];
