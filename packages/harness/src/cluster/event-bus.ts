@@ -82,12 +82,21 @@ export class PgEventBus {
     if (!this.flushing) this.flushing = this.flush();
   }
 
-  /** Settles when everything sent so far has been notified. */
+  /**
+   * `message` as one notification on `CHANNEL`, for a write to send inside its
+   * transaction; undefined when it is too large for one (send it then).
+   */
+  payloadOf(message: BusMessage): string | undefined {
+    const payload = encodeHead(this.instanceId, message) + encodeBody(message, ++this.serial);
+    return Buffer.byteLength(payload) <= MAX_NOTIFY_BYTES ? payload : undefined;
+  }
+
   /** Whether the LISTEN connection is up: without it this instance hears no other. */
   get listening(): boolean {
     return this.client !== undefined && !this.closed;
   }
 
+  /** Settles when everything sent so far has been notified. */
   async flushed(): Promise<void> {
     while (this.flushing) await this.flushing;
   }

@@ -1,11 +1,11 @@
 import type { StreamRelay } from 'a2a-commands/server';
 import type { LiveStreams } from 'a2a-commands/server/internal';
 import type { Logger } from 'pino';
-import type { AnyKysely } from '../store/index.js';
+import { ReplyNotices, type AnyKysely } from '../store/index.js';
 import type { TaskEventRelay, TaskEvents } from '../turns/task-events.js';
 import type { SchedulerDeps } from '../turns/turn-scheduler.js';
 import { ClusterTurns } from './cluster-turns.js';
-import { PgEventBus } from './event-bus.js';
+import { CHANNEL, PgEventBus } from './event-bus.js';
 
 export { createClusterTables } from './tables.js';
 export { ClusterTurns } from './cluster-turns.js';
@@ -55,9 +55,17 @@ export class Cluster {
     send: (taskId, event) => this.bus.send({ kind: 'turn', taskId, event }),
   };
 
-  /** For `CommandsRequestHandler`: command replies go to the other instances too. */
+  /** For the store: command replies told to the other instances inside their writes. */
+  readonly replyNotices = new ReplyNotices({
+    channel: CHANNEL,
+    payloadOf: (taskId, event) => this.bus.payloadOf({ kind: 'reply', taskId, event }),
+  });
+
+  /** For `CommandsRequestHandler`: command replies go to the other instances too, unless their writes told them. */
   readonly replyRelay: StreamRelay = {
-    send: (taskId, event) => this.bus.send({ kind: 'reply', taskId, event }),
+    send: (taskId, event) => {
+      if (!this.replyNotices.alreadySent(event)) this.bus.send({ kind: 'reply', taskId, event });
+    },
   };
 
   /** For `TurnHandler`: turns queued and claimed in the database. */

@@ -119,8 +119,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         interruptedNote: INTERRUPTED_BY_RESTART,
       })
     : undefined;
-  if (cluster)
+  if (cluster) {
     logger.info({ instance: cluster.instanceId }, 'joined the instances on this database');
+    store.notifyRepliesWith(cluster.replyNotices);
+  }
 
   const registry = new CommandRegistry();
   const base = baseAgentCard(options.publicUrl, config.name);

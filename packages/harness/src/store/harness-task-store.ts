@@ -19,6 +19,7 @@ import { GroupCommit } from './group-commit.js';
 import { PostgresCommandPath } from './postgres-command-path.js';
 import { SqliteCommandPath } from './sqlite-command-path.js';
 import { ownerOf, taskOwnerResolver, type Owner } from './owner.js';
+import type { ReplyNotices } from './reply-notices.js';
 import { newTaskId } from './task-ids.js';
 import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
 import { historyCharsOf, historyCharsOwned, HistoryQuotaError } from './history-quota.js';
@@ -72,6 +73,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   /** On PostgreSQL: the command path in one statement a step (a head read, an append). */
   private readonly postgresPath?: PostgresCommandPath;
   private readonly onWrite?: (seconds: number) => void;
+  private replyNotices?: ReplyNotices;
   /** Who owns what a call stores: the one resolver, shared with the SDK's store. */
   private readonly resolveOwner: OwnerResolver;
 
@@ -112,6 +114,14 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   /** Whose the tasks `context` stores and reads are. */
   ownerOf(context: ServerCallContext): Owner {
     return ownerOf(context, this.resolveOwner);
+  }
+
+  /**
+   * On PostgreSQL shared by instances: a command's reply is told to the
+   * others inside the write that stores it, instead of in a NOTIFY of its own.
+   */
+  notifyRepliesWith(notices: ReplyNotices): void {
+    this.replyNotices = notices;
   }
 
   /** Ids that sort by creation time (`task-ids.ts`). */
@@ -271,6 +281,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
             statusMessage,
             effects,
             context,
+            this.replyNotices,
           ),
         ),
       );

@@ -1,11 +1,12 @@
 import { Message, taskStateFromJSON, type Task } from '@a2a-js/sdk';
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
-import { withoutReplyTags } from 'a2a-commands/server/internal';
+import { commandReplyEvent, withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
 import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from './messages-table.js';
 import type { Owner } from './owner.js';
+import type { ReplyNotices } from './reply-notices.js';
 import { headOfRow, metadataOf, taskRowOf, type HeadRow } from './task-rows.js';
 
 /** What the append function answers (`postgres-command-functions.ts`). */
@@ -43,6 +44,8 @@ const METADATA_ATTEMPTS = 50;
 export class PostgresCommandPath {
   /** By request (its call context): the metadata its head read saw. */
   private readonly seen = new WeakMap<object, SeenMetadata>();
+  /** By request: the heads it read, by task, for the notice of its reply (`ReplyNotices`). */
+  private readonly readHeads = new WeakMap<object, Map<string, TaskHead>>();
   /** By request: heads read with its retry check, by task (null: the caller has no such task). */
   private readonly prefetched = new WeakMap<object, Map<string, HeadRow | null>>();
 
@@ -90,8 +93,14 @@ export class PostgresCommandPath {
     const row =
       (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
     if (!row) return undefined;
-    if (reader) this.remember(reader, taskId, row.metadata);
-    return headOfRow(taskId, row);
+    const head = headOfRow(taskId, row);
+    if (reader) {
+      this.remember(reader, taskId, row.metadata);
+      let heads = this.readHeads.get(reader);
+      if (!heads) this.readHeads.set(reader, (heads = new Map()));
+      heads.set(taskId, head);
+    }
+    return head;
   }
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
@@ -106,7 +115,9 @@ export class PostgresCommandPath {
 
   /**
    * Appends `entries`, makes `statusMessage` the status message with the stored
-   * state kept (SEMANTICS §4), and applies `effects`: one atomic write.
+   * state kept (SEMANTICS §4), and applies `effects`: one atomic write. With
+   * `notices`, and a head `reader` read, the reply's event as the command
+   * runner will publish it is notified inside that write.
    */
   async appendReply(
     taskId: string,
@@ -115,8 +126,10 @@ export class PostgresCommandPath {
     statusMessage: Message,
     effects: CommandEffects,
     reader?: object,
+    notices?: ReplyNotices,
   ): Promise<TaskHead | undefined> {
     const timestamp = new Date().toISOString();
+    const notice = notices && this.noticeOf(taskId, statusMessage, timestamp, reader, notices);
     // JSON text as the driver makes it: escapes kept, so the status reads back as the history does.
     const message = JSON.stringify(Message.toJSON(statusMessage));
     const link = replyLinkOf(entries, statusMessage);
@@ -154,14 +167,15 @@ export class PostgresCommandPath {
           metadata,
           subtasks?.rows ?? null,
           subtasks?.messages ?? null,
-          null,
-          null,
+          notice ? notices!.notifier.channel : null,
+          notice ?? null,
         ],
       });
       const row = result.rows[0];
       if (!row) return undefined;
       if (reader) this.remember(reader, taskId, row.head_metadata);
       if (row.applied) {
+        if (notice) notices!.markSent(statusMessage.messageId);
         return {
           id: taskId,
           contextId: row.head_context_id,
@@ -178,6 +192,28 @@ export class PostgresCommandPath {
       // Another writer changed the metadata since it was read: compute the change again.
       seen = row.head_metadata;
     }
+  }
+
+  /**
+   * The notification of the reply's event, as the command runner publishes
+   * it (with the state the request read, SEMANTICS §3); undefined when this
+   * request read no head of the task, or the event is too large to go inside
+   * the write: the relay then sends it after the write.
+   */
+  private noticeOf(
+    taskId: string,
+    reply: Message,
+    timestamp: string,
+    reader: object | undefined,
+    notices: ReplyNotices,
+  ): string | undefined {
+    const read = reader && this.readHeads.get(reader)?.get(taskId);
+    if (!read) return undefined;
+    const event = commandReplyEvent(
+      { ...read, status: { state: read.status?.state ?? 0, message: reply, timestamp } },
+      reply,
+    );
+    return notices.notifier.payloadOf(taskId, { payload: { $case: 'statusUpdate', value: event } });
   }
 
   private async readHead(taskId: string, scope: Owner): Promise<HeadRow | undefined> {
