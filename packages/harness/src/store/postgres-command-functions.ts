@@ -4,7 +4,8 @@ import { LOCK_CLASS, type AnyKysely } from './advisory-locks.js';
 import { MESSAGES_TABLE } from './messages-table.js';
 
 /**
- * The two server-side functions of the PostgreSQL command path. Each call is
+ * The server-side functions of the PostgreSQL command path, installed by the
+ * harness's migrations (`migrations.ts`). Each call is
  * one statement, so one round trip and one transaction: PostgreSQL commits it
  * (durably, with the server's synchronous_commit) before it answers.
  *

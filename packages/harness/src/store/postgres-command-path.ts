@@ -31,8 +31,9 @@ const METADATA_ATTEMPTS = 50;
  * The command path on PostgreSQL, in raw `pg` queries: one indexed read of a
  * task's head, and one atomic append of a command, its reply and its effects,
  * each a single statement and so a single round trip. The append is a function
- * installed at open (`postgres-command-functions.ts`) that takes the task's
- * advisory lock, so it is ordered with the turn path's writes in every process.
+ * installed by the harness's migrations (`postgres-command-functions.ts`) that
+ * takes the task's advisory lock, so it is ordered with the turn path's writes
+ * in every process, and that notifies the reply to the other instances.
  * Rows are those of the SQLite path (`sqlite-command-path.ts`): the SDK's
  * `tasks` table and the harness's messages table.
  *
