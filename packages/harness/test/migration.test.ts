@@ -102,7 +102,11 @@ describe('the harness tables on a new PostgreSQL database', () => {
       const { rows } = await sql<{
         name: string;
       }>`select name from a2a_harness_migrations order by name`.execute(opened[0]!.db);
-      expect(rows.map((row) => row.name)).toEqual(['0001-messages', '0002-reply-links']);
+      expect(rows.map((row) => row.name)).toEqual([
+        '0001-messages',
+        '0002-reply-links',
+        '0006-push-configs',
+      ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {
       await fresh.drop();

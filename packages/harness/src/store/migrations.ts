@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
+import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
 
 /**
  * The harness's own tables, in versions: each migration runs once per
@@ -24,6 +25,9 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
       await linkStoredReplies(db as Kysely<MessagesTable>);
     },
+  },
+  '0006-push-configs': {
+    up: (db) => createPushConfigsTable(db as Kysely<PushConfigsTable>),
   },
 };
 
