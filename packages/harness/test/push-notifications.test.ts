@@ -307,6 +307,64 @@ describe.each(storeKinds)('on %s, with API keys', (kind) => {
     expect(reply[0].metadata).toEqual({ command: 'spawn', task_ref: subtask });
   });
 
+  it('takes a config sent inside SendMessage: a new task sends its whole first turn, and a command that starts a task keeps it', async () => {
+    const hook = await startReceiver();
+    const sent = await rpc(
+      harness.url,
+      'SendMessage',
+      {
+        message: userText('first words'),
+        configuration: {
+          taskPushNotificationConfig: { url: `${hook.url}/inline`, token: 'inline-token' },
+        },
+      },
+      as(ALICE),
+    );
+    const taskId = sent.body.result.task.id as string;
+    await waitFor(async () => (statesOf(hook, taskId).length >= 2 ? true : undefined), 'the turn');
+    expect(statesOf(hook, taskId)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
+    expect(hook.received[0]!.headers['x-a2a-notification-token']).toBe('inline-token');
+
+    const command = await rpc(
+      harness.url,
+      'SendMessage',
+      {
+        message: userText('/title started by a command'),
+        configuration: { taskPushNotificationConfig: { id: 'cmd', url: `${hook.url}/cmd` } },
+      },
+      as(ALICE),
+    );
+    const commandTask = command.body.result.task.id as string;
+    const listed = await rpc(
+      harness.url,
+      'ListTaskPushNotificationConfigs',
+      { taskId: commandTask },
+      as(ALICE),
+    );
+    expect(listed.body.result.configs.map((c: { id: string }) => c.id)).toEqual(['cmd']);
+
+    const refused = await rpc(
+      harness.url,
+      'SendMessage',
+      {
+        message: userText('never runs'),
+        configuration: { taskPushNotificationConfig: { url: 'ftp://example.com/' } },
+      },
+      as(ALICE),
+    );
+    expect(refused.body.error?.message).toContain('must be http or https');
+  });
+
+  it('sends the cancel of a task', async () => {
+    const hook = await startReceiver();
+    const taskId = await newTask(harness.url, ALICE);
+    await createConfig(harness.url, taskId, { url: `${hook.url}/cancel` }, ALICE);
+    await rpc(harness.url, 'CancelTask', { id: taskId }, as(ALICE));
+    await waitFor(async () => (hook.received.length > 0 ? true : undefined), 'the cancel');
+    await sleep(200);
+    expect(statesOf(hook, taskId)).toEqual(['TASK_STATE_CANCELED']);
+  });
+
   it('retries a receiver that fails twice, and the event arrives on the third try', async () => {
     const hook = await startReceiver();
     hook.plan.push(503, 500);
@@ -420,6 +478,62 @@ describe('webhook addresses (SSRF)', () => {
     await sleep(300);
     expect(redirecting.received).toHaveLength(1);
     expect(target.received).toHaveLength(0);
+  });
+});
+
+describe('A2A 0.3 clients', () => {
+  let harness: TestHarness;
+  beforeAll(async () => {
+    harness = await startHarness({ config: push() });
+  });
+  afterAll(() => harness.stop());
+
+  /** A 0.3 JSON-RPC call: no A2A-Version header, 0.3 method names and shapes. */
+  async function call03(method: string, params: unknown): Promise<any> {
+    const response = await fetch(`${harness.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return response.json();
+  }
+
+  it('set, get, list and delete with 0.3 names; the webhook gets 0.3-shaped events', async () => {
+    const hook = await startReceiver();
+    const taskId = await newTask(harness.url);
+    const set = await call03('tasks/pushNotificationConfig/set', {
+      taskId,
+      pushNotificationConfig: { id: 'old-client', url: `${hook.url}/v03`, token: 'tok-03' },
+    });
+    expect(set.result).toMatchObject({
+      taskId,
+      pushNotificationConfig: { id: 'old-client', url: `${hook.url}/v03`, token: 'tok-03' },
+    });
+    const got = await call03('tasks/pushNotificationConfig/get', {
+      id: taskId,
+      pushNotificationConfigId: 'old-client',
+    });
+    expect(got.result.pushNotificationConfig.id).toBe('old-client');
+    const listed = await call03('tasks/pushNotificationConfig/list', { id: taskId });
+    expect(listed.result).toHaveLength(1);
+
+    await rpc(harness.url, 'SendMessage', { message: userText('/title from 0.3', { taskId }) });
+    await waitFor(async () => (hook.received.length > 0 ? true : undefined), 'the reply');
+    const event = hook.received[0]!;
+    expect(event.headers['x-a2a-notification-token']).toBe('tok-03');
+    expect(event.body).toMatchObject({
+      kind: 'status-update',
+      taskId,
+      status: { state: 'input-required' },
+      metadata: { command: 'title' },
+    });
+
+    const deleted = await call03('tasks/pushNotificationConfig/delete', {
+      id: taskId,
+      pushNotificationConfigId: 'old-client',
+    });
+    expect(deleted.error).toBeUndefined();
+    expect((await call03('tasks/pushNotificationConfig/list', { id: taskId })).result).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { AnyKysely } from '../store/index.js';
 import { PushConfigStore } from '../store/push-configs.js';
 import type { TaskEventRelay } from '../turns/task-events.js';
+import { InlineConfigs } from './inline-configs.js';
 import { PushConfigHandler } from './push-config-handler.js';
 import { DEFAULT_PUSH_OPTIONS, type PushOptions } from './push-options.js';
 import { PushSender } from './push-sender.js';
@@ -37,10 +38,11 @@ export function createPushNotifications(deps: {
   const { logger, loadHead } = deps;
   const configs = new PushConfigStore(deps.db);
   const deliveries = new WebhookDeliveries({ post: webhookPoster(options), options, logger });
-  const sender = new PushSender({ configs, deliveries, options, logger });
+  const inline = new InlineConfigs(configs);
+  const sender = new PushSender({ configs, deliveries, inline, options, logger });
   return {
-    handler: (inner) => new PushConfigHandler(inner, { configs, loadHead, options }),
-    turnRelay: { send: (taskId, event) => sender.notify(taskId, event.event) },
+    handler: (inner) => new PushConfigHandler(inner, { configs, inline, loadHead, options }),
+    turnRelay: { send: (taskId, event) => sender.notify(taskId, event.event, event.turnId) },
     replyRelay: { send: (taskId, event) => sender.notify(taskId, event) },
     close: () => deliveries.close(),
   };

@@ -3,8 +3,13 @@ import type {
   GetTaskPushNotificationConfigRequest,
   ListTaskPushNotificationConfigsRequest,
   ListTaskPushNotificationConfigsResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
   TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
+import { taskIdOfEvent } from 'a2a-commands/server/internal';
 import {
   RequestMalformedError,
   TaskNotFoundError,
@@ -13,6 +18,7 @@ import {
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { ForwardingHandler } from '../serve/forwarding-handler.js';
 import type { PushConfigStore } from '../store/push-configs.js';
+import type { InlineConfigs } from './inline-configs.js';
 import type { PushOptions } from './push-options.js';
 import { checkWebhookUrl, WebhookRefusedError, type ResolveHost } from './webhook-url.js';
 
@@ -26,6 +32,7 @@ const SCHEME_TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 export interface PushConfigHandlerDeps {
   configs: PushConfigStore;
+  inline: InlineConfigs;
   /** The caller's own task, or undefined: a task of another principal is not found. */
   loadHead: (taskId: string, context: ServerCallContext) => Promise<unknown>;
   options: PushOptions;
@@ -35,7 +42,9 @@ export interface PushConfigHandlerDeps {
 /**
  * The four push notification config calls, on every binding, for the task's
  * owner only: another principal's task is not found, exactly as for GetTask.
- * A webhook URL is checked as it is created (see `webhook-url.ts`).
+ * A webhook URL is checked as it is created (see `webhook-url.ts`). A config
+ * sent inside SendMessage (`configuration.taskPushNotificationConfig`) is
+ * checked the same way, and kept for the message's task.
  */
 export class PushConfigHandler extends ForwardingHandler {
   constructor(
@@ -50,13 +59,84 @@ export class PushConfigHandler extends ForwardingHandler {
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
     const taskId = await this.ownTask(params.taskId, context);
-    checkConfig(params);
+    await this.check(params);
+    return this.store(taskId, params, context);
+  }
+
+  override async sendMessage(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
+    const message = await this.takeInline(params, context);
+    if (!message) return super.sendMessage(params, context);
     try {
-      await checkWebhookUrl(params.url, this.deps.options, this.deps.resolve);
+      const result = await super.sendMessage(params, context);
+      const taskId = 'status' in result ? result.id : result.taskId;
+      if (taskId) await this.deps.inline.store(message, taskId);
+      return result;
+    } finally {
+      this.deps.inline.forget(message);
+    }
+  }
+
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const message = await this.takeInline(params, context);
+    if (!message) return yield* super.sendMessageStream(params, context);
+    try {
+      let stored = false;
+      for await (const event of super.sendMessageStream(params, context)) {
+        const taskId = stored ? undefined : taskIdOfEvent(event);
+        if (taskId) {
+          await this.deps.inline.store(message, taskId);
+          stored = true;
+        }
+        yield event;
+      }
+    } finally {
+      this.deps.inline.forget(message);
+    }
+  }
+
+  /**
+   * Checks a config sent inside SendMessage before anything runs. To a task
+   * that exists it is stored at once; for a new task it waits, and the id of
+   * the message that brings it is returned.
+   */
+  private async takeInline(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): Promise<string | undefined> {
+    const config = params.configuration?.taskPushNotificationConfig;
+    const message = params.message;
+    if (!config || !message?.messageId) return undefined;
+    await this.check(config);
+    if (message.taskId) {
+      const taskId = await this.ownTask(message.taskId, context);
+      await this.store(taskId, config, context);
+      return undefined;
+    }
+    this.deps.inline.expect(message.messageId, config, context);
+    return message.messageId;
+  }
+
+  private async check(config: TaskPushNotificationConfig): Promise<void> {
+    checkConfig(config);
+    try {
+      await checkWebhookUrl(config.url, this.deps.options, this.deps.resolve);
     } catch (error) {
       if (error instanceof WebhookRefusedError) throw new RequestMalformedError(error.message);
       throw error;
     }
+  }
+
+  private async store(
+    taskId: string,
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     const existing = await this.deps.configs.load(taskId, context);
     const limit = this.deps.options.configsPerTask;
     if (existing.length >= limit && !existing.some((config) => config.id === params.id)) {

@@ -8,6 +8,7 @@ import {
 } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
 import type { PushConfigStore } from '../store/push-configs.js';
+import type { InlineConfigs } from './inline-configs.js';
 import type { PushOptions } from './push-options.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
 
@@ -29,23 +30,42 @@ const SERIALIZERS: Record<string, PushNotificationSerializer> = {
 export class PushSender implements PushNotificationSender {
   /** One event object is published once per stream waiting on it: it is sent once. */
   private readonly seen = new WeakSet<StreamResponse>();
+  /** Per task, the event being looked up: events are queued for their webhooks in the order they happened. */
+  private readonly order = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: {
       configs: PushConfigStore;
       deliveries: WebhookDeliveries;
+      inline: InlineConfigs;
       options: PushOptions;
       logger: Logger;
     },
   ) {}
 
-  /** For what this instance publishes; returns at once, the sending happens after. */
-  notify(taskId: string, event: StreamResponse): void {
+  /**
+   * For what this instance publishes; returns at once, the sending happens
+   * after. `turnId`: the message whose turn published it, which may have
+   * brought a config of its own.
+   */
+  notify(taskId: string, event: StreamResponse, turnId?: string): void {
     if (event.payload?.$case !== 'statusUpdate' || this.seen.has(event)) return;
     this.seen.add(event);
-    this.send(event).catch((error: unknown) =>
-      this.deps.logger.error({ err: error, taskId }, 'push: could not read the webhooks of a task'),
-    );
+    const next = (this.order.get(taskId) ?? Promise.resolve())
+      .then(async () => {
+        if (turnId) await this.deps.inline.store(turnId, taskId);
+        await this.send(event);
+      })
+      .catch((error: unknown) =>
+        this.deps.logger.error(
+          { err: error, taskId },
+          'push: could not read the webhooks of a task',
+        ),
+      );
+    this.order.set(taskId, next);
+    void next.finally(() => {
+      if (this.order.get(taskId) === next) this.order.delete(taskId);
+    });
   }
 
   async send(event: StreamResponse, _context?: ServerCallContext, task?: Task): Promise<void> {
