@@ -13,6 +13,8 @@ export interface PushOptions {
   timeoutMs: number;
   /** How many configs one task may have. */
   configsPerTask: number;
+  /** Events that may wait for one webhook; past them, new events are dropped for it, with a warning. */
+  queuedPerWebhook: number;
 }
 
 export const DEFAULT_PUSH_OPTIONS: PushOptions = {
@@ -23,6 +25,7 @@ export const DEFAULT_PUSH_OPTIONS: PushOptions = {
   maxRetryDelayMs: 60_000,
   timeoutMs: 10_000,
   configsPerTask: 10,
+  queuedPerWebhook: 100,
 };
 
 const milliseconds = { type: 'integer', minimum: 1, maximum: 3_600_000 } as const;
@@ -38,6 +41,7 @@ export const PUSH_OPTIONS_SCHEMA = {
     maxRetryDelayMs: milliseconds,
     timeoutMs: milliseconds,
     configsPerTask: { type: 'integer', minimum: 1, maximum: 1000 },
+    queuedPerWebhook: { type: 'integer', minimum: 1, maximum: 100_000 },
   },
 } as const;
 

@@ -20,19 +20,35 @@ type Verdict = { kind: 'delivered' } | { kind: 'retry' | 'give-up'; reason: stri
  * it stops is not sent.
  */
 export class WebhookDeliveries {
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Per webhook of a task: the last delivery queued, and how many wait or run. */
+  private readonly queues = new Map<string, { tail: Promise<void>; size: number }>();
   private readonly stopped = new AbortController();
 
   constructor(private readonly deps: { post: PostWebhook; options: PushOptions; logger: Logger }) {}
 
-  enqueue(delivery: Delivery): void {
-    if (this.stopped.signal.aborted) return;
+  /**
+   * Queues `delivery` behind the others to the same webhook; returns false
+   * when `push.queuedPerWebhook` are already waiting there (a receiver that
+   * is down must not make events pile up without bound), and it is dropped.
+   */
+  enqueue(delivery: Delivery): boolean {
+    if (this.stopped.signal.aborted) return false;
     const key = `${delivery.taskId}\n${delivery.configId}`;
-    const next = (this.chains.get(key) ?? Promise.resolve()).then(() => this.deliver(delivery));
-    this.chains.set(key, next);
-    void next.finally(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
+    const queue = this.queues.get(key) ?? { tail: Promise.resolve(), size: 0 };
+    if (queue.size >= this.deps.options.queuedPerWebhook) {
+      this.deps.logger.warn(
+        { ...whereOf(delivery), queued: queue.size },
+        'push: dropped an event for a webhook that is behind (push.queuedPerWebhook)',
+      );
+      return false;
+    }
+    queue.size++;
+    queue.tail = queue.tail.then(async () => {
+      await this.deliver(delivery);
+      if (--queue.size === 0 && this.queues.get(key) === queue) this.queues.delete(key);
     });
+    this.queues.set(key, queue);
+    return true;
   }
 
   /** Stops retrying; a POST under way ends by its own timeout. */
@@ -42,14 +58,12 @@ export class WebhookDeliveries {
 
   private async deliver(delivery: Delivery): Promise<void> {
     const { options, logger } = this.deps;
-    const where = {
-      taskId: delivery.taskId,
-      configId: delivery.configId,
-      // Only the origin: a webhook's path or query may hold a secret.
-      webhook: new URL(delivery.request.url).origin,
-    };
+    const where = whereOf(delivery);
     for (let attempt = 1; !this.stopped.signal.aborted; attempt++) {
-      const verdict = verdictOf(await this.deps.post(delivery.request));
+      const verdict = await this.deps.post(delivery.request).then(verdictOf, (error: unknown) => ({
+        kind: 'give-up' as const,
+        reason: `the request could not be made: ${(error as Error).message}`,
+      }));
       if (verdict.kind === 'delivered') return;
       if (verdict.kind === 'give-up' || attempt >= options.maxAttempts) {
         logger.warn(
@@ -64,6 +78,15 @@ export class WebhookDeliveries {
       if (!waited) return;
     }
   }
+}
+
+/** A delivery, as logs name it: only the webhook's origin, since its path or query may hold a secret. */
+function whereOf(delivery: Delivery) {
+  return {
+    taskId: delivery.taskId,
+    configId: delivery.configId,
+    webhook: new URL(delivery.request.url).origin,
+  };
 }
 
 /** 2xx is delivered; what a retry may mend (no answer, 408, 429, 5xx) is retried; the rest is given up. */
