@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { rest, rpc, userText, waitFor } from 'a2a-testing/http';
+import { rest, resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 
@@ -324,6 +324,26 @@ describe.each(storeKinds)('on %s, with API keys', (kind) => {
     await waitFor(async () => (statesOf(hook, taskId).length >= 2 ? true : undefined), 'the turn');
     expect(statesOf(hook, taskId)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED']);
     expect(hook.received[0]!.headers['x-a2a-notification-token']).toBe('inline-token');
+
+    const streamed = await rpcStream(
+      harness.url,
+      'SendStreamingMessage',
+      {
+        message: userText('streamed words'),
+        configuration: { taskPushNotificationConfig: { url: `${hook.url}/streamed` } },
+      },
+      as(ALICE),
+    );
+    const events = await streamed.events.rest();
+    const streamedTask = resultOf(events[0]).task.id as string;
+    await waitFor(
+      async () => (statesOf(hook, streamedTask).length >= 2 ? true : undefined),
+      'the streamed turn',
+    );
+    expect(statesOf(hook, streamedTask)).toEqual([
+      'TASK_STATE_WORKING',
+      'TASK_STATE_INPUT_REQUIRED',
+    ]);
 
     const command = await rpc(
       harness.url,
