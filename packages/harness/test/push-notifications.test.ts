@@ -620,4 +620,30 @@ describe('two instances on one PostgreSQL', () => {
       hook.received.every((r) => r.headers['x-a2a-notification-token'] === 'cluster-token'),
     ).toBe(true);
   });
+
+  it('send a cancel once, though it is asked of both instances while a turn runs', async () => {
+    const [a, b] = instances as [TestHarness, TestHarness];
+    const hook = await startReceiver();
+    const taskId = await newTask(a.url);
+    await createConfig(a.url, taskId, { url: `${hook.url}/cancel` });
+    const long = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ');
+    for (const instance of [a, b]) {
+      await rpc(instance.url, 'SendMessage', {
+        message: userText(long, { taskId }),
+        configuration: { returnImmediately: true },
+      });
+    }
+    await waitFor(
+      async () => (statesOf(hook, taskId).includes('TASK_STATE_WORKING') ? true : undefined),
+      'the turn to start',
+    );
+    await rpc(b.url, 'CancelTask', { id: taskId });
+    await rpc(a.url, 'CancelTask', { id: taskId });
+    await waitFor(
+      async () => (statesOf(hook, taskId).includes('TASK_STATE_CANCELED') ? true : undefined),
+      'the cancel',
+    );
+    await sleep(800);
+    expect(statesOf(hook, taskId)).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_CANCELED']);
+  });
 });
