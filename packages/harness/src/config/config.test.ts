@@ -29,6 +29,16 @@ describe('config file', () => {
     );
   });
 
+  it('reads push; bad push keys are named', () => {
+    const config = parseConfig('push:\n  enabled: true\n  maxAttempts: 3\n', 'h.yaml');
+    expect(config.push).toEqual({ enabled: true, maxAttempts: 3 });
+    expect(() =>
+      parseConfig('{"push": {"maxAttempts": 0, "allowPrivate": true}}', 'h.json'),
+    ).toThrow(
+      /\/push\/maxAttempts must be >= 1.*additional properties "allowPrivate"|additional properties "allowPrivate".*\/push\/maxAttempts must be >= 1/,
+    );
+  });
+
   it('an empty file is an empty config', () => {
     expect(parseConfig('', 'empty.yaml')).toEqual({});
   });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import type { ModelsConfig } from '../models/index.js';
+import { PUSH_OPTIONS_SCHEMA, type PushOptions } from '../push/push-options.js';
 import { TURN_OPTIONS_SCHEMA, type TurnOptions } from '../turns/turn-options.js';
 import { LIMITS_SCHEMA, type Limits } from './limits.js';
 
@@ -15,6 +16,8 @@ export interface HarnessConfig extends ModelsConfig {
   limits?: Partial<Limits>;
   /** How turns stream, and when a silent model is given up on (`DEFAULT_TURN_OPTIONS`). */
   turns?: Partial<TurnOptions>;
+  /** Push notifications: off unless `enabled` (`DEFAULT_PUSH_OPTIONS`). */
+  push?: Partial<PushOptions>;
 }
 
 const schema = {
@@ -45,6 +48,7 @@ const schema = {
     commandDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
     limits: LIMITS_SCHEMA,
     turns: TURN_OPTIONS_SCHEMA,
+    push: PUSH_OPTIONS_SCHEMA,
   },
 } as const;
 

@@ -12,6 +12,7 @@ import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
 import { NO_METRICS, type HarnessMetrics } from '../metrics/harness-metrics.js';
 import { MeteredRequestHandler } from '../metrics/metered-handler.js';
+import { bothRelays, createPushNotifications, withPushNotifications } from '../push/index.js';
 import {
   createModelCatalog,
   InLoopModelStreams,
@@ -124,8 +125,16 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     store.notifyRepliesWith(cluster.replyNotices);
   }
 
+  const push = createPushNotifications({
+    db: database.db,
+    loadHead: (taskId, context) => store.loadHead(taskId, context),
+    options: config.push,
+    logger,
+  });
+
   const registry = new CommandRegistry();
-  const base = baseAgentCard(options.publicUrl, config.name);
+  const plain = baseAgentCard(options.publicUrl, config.name);
+  const base = push ? withPushNotifications(plain) : plain;
   const card = new CommandsCard(
     options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,
@@ -133,7 +142,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   );
   const shutdown = new AbortController();
 
-  const events = new TaskEvents(cluster?.turnRelay);
+  // What this instance publishes goes to the other instances and, once, to webhooks.
+  const events = new TaskEvents(bothRelays(cluster?.turnRelay, push?.turnRelay));
   const turnOptions = { ...DEFAULT_TURN_OPTIONS, ...config.turns };
   const streams = modelStreams(catalog, turnOptions.modelWorker, options);
   const turns = new TurnLifecycle({
@@ -167,7 +177,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       if (where.startsWith('/')) metrics.commandFailed(where.slice(1));
       requestLog(context, logger).error({ err: error, where }, 'command failed');
     },
-    relay: cluster?.replyRelay,
+    relay: bothRelays(cluster?.replyRelay, push?.replyRelay),
     // Charged by what runs: commands, turns, and the turns commands start.
     ...(rateLimiter.active && { admit: rateLimiter.admit }),
     continueContext: (contextId, taskId, context) =>
@@ -209,7 +219,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     registry,
     requestHandler: hidingInternalErrors(
       new OpenStreams(
-        new MessageLimitsHandler(new MessageRetries(metered, { store, events }), limits),
+        new MessageLimitsHandler(
+          new MessageRetries(push ? push.handler(metered) : metered, { store, events }),
+          limits,
+        ),
         limits,
         logger,
         options.apiKeys,
@@ -241,6 +254,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     async close() {
       shutdown.abort();
       await turns.shutdown(INTERRUPTED_BY_SHUTDOWN);
+      push?.close();
       await streams.close();
       await cluster?.close();
       await custom.close();
