@@ -2,7 +2,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import type { StreamRelay } from 'a2a-commands/server';
 import type { Logger } from 'pino';
-import type { AnyKysely } from '../store/index.js';
+import type { AnyKysely, Owner } from '../store/index.js';
 import { PushConfigStore } from '../store/push-configs.js';
 import type { TaskEventRelay } from '../turns/task-events.js';
 import { InlineConfigs } from './inline-configs.js';
@@ -29,6 +29,7 @@ export interface PushNotifications {
 /** Push notifications when the config's `push.enabled` says so; undefined otherwise. */
 export function createPushNotifications(deps: {
   db: AnyKysely;
+  ownerOf: (context: ServerCallContext) => Owner;
   loadHead: (taskId: string, context: ServerCallContext) => Promise<unknown>;
   options: Partial<PushOptions> | undefined;
   logger: Logger;
@@ -36,7 +37,7 @@ export function createPushNotifications(deps: {
   const options: PushOptions = { ...DEFAULT_PUSH_OPTIONS, ...deps.options };
   if (!options.enabled) return undefined;
   const { logger, loadHead } = deps;
-  const configs = new PushConfigStore(deps.db);
+  const configs = new PushConfigStore(deps.db, deps.ownerOf);
   const deliveries = new WebhookDeliveries({ post: webhookPoster(options), options, logger });
   const inline = new InlineConfigs(configs);
   const sender = new PushSender({ configs, deliveries, inline, options, logger });

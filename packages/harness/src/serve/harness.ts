@@ -127,6 +127,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
 
   const push = createPushNotifications({
     db: database.db,
+    ownerOf: (context) => store.ownerOf(context),
     loadHead: (taskId, context) => store.loadHead(taskId, context),
     options: config.push,
     logger,

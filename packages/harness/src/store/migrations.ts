@@ -1,11 +1,8 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
-<<<<<<< HEAD
 import { installCommandFunctionsV3 } from './postgres-command-functions.js';
-=======
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
->>>>>>> push
 
 /**
  * The harness's own tables, in versions: each migration runs once per
@@ -30,16 +27,14 @@ const MIGRATIONS: Record<string, Migration> = {
       await linkStoredReplies(db as Kysely<MessagesTable>);
     },
   },
-<<<<<<< HEAD
   // PostgreSQL's command functions: the append builds the status with json_build_object and may notify.
   '0003-append-reply-v3': {
     async up(db) {
       if (db.getExecutor().adapter instanceof PostgresAdapter) await installCommandFunctionsV3(db);
     },
-=======
+  },
   '0006-push-configs': {
     up: (db) => createPushConfigsTable(db as Kysely<PushConfigsTable>),
->>>>>>> push
   },
 };
 

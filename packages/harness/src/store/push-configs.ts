@@ -6,7 +6,7 @@ import type {
 } from '@a2a-js/sdk/server';
 import type { Kysely } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
-import { ownerScopeOf } from './history-quota.js';
+import type { Owner } from './owner.js';
 
 export const PUSH_CONFIGS_TABLE = 'a2a_harness_push_configs';
 
@@ -50,7 +50,11 @@ export async function createPushConfigsTable(db: Kysely<PushConfigsTable>): Prom
 export class PushConfigStore implements PushNotificationStore {
   private readonly db: Kysely<PushConfigsTable>;
 
-  constructor(db: AnyKysely) {
+  /** `ownerOf` is the task store's: configs are owned by the rule tasks are. */
+  constructor(
+    db: AnyKysely,
+    private readonly ownerOf: (context: ServerCallContext) => Owner,
+  ) {
     this.db = db as Kysely<PushConfigsTable>;
   }
 
@@ -61,7 +65,7 @@ export class PushConfigStore implements PushNotificationStore {
     config: TaskPushNotificationConfig,
   ): Promise<void> {
     if (!config.id) config.id = crypto.randomUUID();
-    const { tenant, owner } = ownerScopeOf(context);
+    const { tenant, owner } = this.ownerOf(context);
     const row: PushConfigRow = {
       task_id: taskId,
       config_id: config.id,
@@ -92,7 +96,7 @@ export class PushConfigStore implements PushNotificationStore {
     taskId: string,
     context: ServerCallContext,
   ): Promise<StoredPushNotificationConfig[]> {
-    const { tenant, owner } = ownerScopeOf(context);
+    const { tenant, owner } = this.ownerOf(context);
     const rows = await this.db
       .selectFrom(PUSH_CONFIGS_TABLE)
       .select(['config', 'wire_version'])
@@ -106,7 +110,7 @@ export class PushConfigStore implements PushNotificationStore {
 
   /** Deletes one config, or all of the caller's on the task without `configId`; deleting what is gone is no error. */
   async delete(taskId: string, context: ServerCallContext, configId?: string): Promise<void> {
-    const { tenant, owner } = ownerScopeOf(context);
+    const { tenant, owner } = this.ownerOf(context);
     let query = this.db
       .deleteFrom(PUSH_CONFIGS_TABLE)
       .where('task_id', '=', taskId)
