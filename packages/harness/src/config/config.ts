@@ -15,6 +15,8 @@ export interface HarnessConfig extends ModelsConfig {
   limits?: Partial<Limits>;
   /** How turns stream, and when a silent model is given up on (`DEFAULT_TURN_OPTIONS`). */
   turns?: Partial<TurnOptions>;
+  /** The gRPC binding: served on its own port only when one is given (here or `--grpc-port`). */
+  grpc?: { port?: number };
 }
 
 const schema = {
@@ -45,6 +47,11 @@ const schema = {
     commandDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
     limits: LIMITS_SCHEMA,
     turns: TURN_OPTIONS_SCHEMA,
+    grpc: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { port: { type: 'integer', minimum: 0, maximum: 65535 } },
+    },
   },
 } as const;
 

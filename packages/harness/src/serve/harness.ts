@@ -27,7 +27,7 @@ import { TaskEvents } from '../turns/task-events.js';
 import { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN } from '../turns/turn-endings.js';
 import { TurnHandler } from '../turns/turn-handler.js';
 import { TurnLifecycle } from '../turns/turn-lifecycle.js';
-import { baseAgentCard, withBearerAuth } from './agent-card.js';
+import { baseAgentCard, withBearerAuth, withGrpcInterface } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
 import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
@@ -55,6 +55,8 @@ export interface HarnessOptions {
   apiKeys?: ApiKeys;
   /** Where commands, turns and writes are counted and timed; nowhere when absent. */
   metrics?: HarnessMetrics;
+  /** The gRPC binding's address (`host:port`) for the card, when it is served. */
+  grpcUrl?: string;
 }
 
 export interface Harness {
@@ -123,7 +125,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     logger.info({ instance: cluster.instanceId }, 'joined the instances on this database');
 
   const registry = new CommandRegistry();
-  const base = baseAgentCard(options.publicUrl, config.name);
+  const httpOnly = baseAgentCard(options.publicUrl, config.name);
+  const base = options.grpcUrl ? withGrpcInterface(httpOnly, options.grpcUrl) : httpOnly;
   const card = new CommandsCard(
     options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,
