@@ -18,6 +18,7 @@ import { ClientFactory, type Client, type RequestOptions } from '@a2a-js/sdk/cli
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import { COMMANDS_EXTENSION_URI } from 'a2a-commands';
+import { checkAgent } from 'a2a-commands/check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
@@ -382,5 +383,33 @@ describe('the guards over gRPC', () => {
     } finally {
       await limited.stop();
     }
+  });
+});
+
+describe('a2a-commands check', () => {
+  it('covers the gRPC binding the card lists: every check passes there too', async () => {
+    // Answers long enough that the checks that send a command during a turn find it running.
+    fake.setReply(LONG_ANSWER.split(' ').slice(0, 25).join(' '));
+    // The gRPC port is another origin than the card's: the key goes there only when allowed.
+    const report = await checkAgent(harness.url, { apiKey: ALICE, apiKeyAnyOrigin: true });
+    expect(report.bindings).toEqual(['JSONRPC', 'HTTP+JSON', 'GRPC']);
+    const overGrpc = report.results.filter((r) => r.binding === 'GRPC');
+    expect(overGrpc.map((r) => r.id)).toEqual(
+      expect.arrayContaining(['command-new-task', 'extension-echo', 'streaming']),
+    );
+    expect(report.results.filter((r) => r.status !== 'pass')).toEqual([]);
+    const help = overGrpc.find((r) => r.id === 'command-new-task')!;
+    expect(help.detail).toContain('/help');
+  });
+
+  it('without leave to send the key to the gRPC port, says so, and the gRPC checks fail unauthenticated', async () => {
+    const report = await checkAgent(harness.url, { apiKey: ALICE, noModel: true });
+    expect(report.notes).toEqual([
+      `--api-key was not sent to grpc://${harness.grpcUrl}, which is not the origin named on the command line (--api-key-any-origin sends it there)`,
+    ]);
+    const failed = report.results.filter((r) => r.status === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((r) => r.binding === 'GRPC')).toBe(true);
+    expect(failed[0]!.detail).toContain('UNAUTHENTICATED');
   });
 });
