@@ -384,6 +384,22 @@ describe('the guards over gRPC', () => {
       await limited.stop();
     }
   });
+
+  it('a message larger than limits.bodyBytes is refused RESOURCE_EXHAUSTED, and the server goes on', async () => {
+    const limited = await startHarness({
+      apiKeys: new ApiKeys(parseApiKeyList(KEYS)),
+      config: { grpc: { port: 0 }, limits: { bodyBytes: 4096 } },
+    });
+    try {
+      const client = await grpcClient(limited);
+      const big = await refusal(client.sendMessage(send('x'.repeat(5000)), as(ALICE)));
+      expect(big.status).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      const help = asTask(await client.sendMessage(send('/help'), as(ALICE)));
+      expect(help.status!.message!.metadata).toEqual({ command: 'help' });
+    } finally {
+      await limited.stop();
+    }
+  });
 });
 
 describe('a2a-commands check', () => {
