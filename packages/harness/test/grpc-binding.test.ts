@@ -202,6 +202,20 @@ describe('commands over gRPC', () => {
       };
       expect(await echoed(true)).toEqual([COMMANDS_EXTENSION_URI]);
       expect(await echoed(false)).toEqual([]);
+      // A call that names no version is read as 0.3, which this service does not serve.
+      const unversioned = new grpc.Metadata();
+      unversioned.set('authorization', `Bearer ${ALICE}`);
+      const refused = await new Promise<grpc.ServiceError | null>((resolve) =>
+        raw.makeUnaryRequest(
+          A2AService.sendMessage.path,
+          A2AService.sendMessage.requestSerialize,
+          A2AService.sendMessage.responseDeserialize,
+          send('/help'),
+          unversioned,
+          (error) => resolve(error),
+        ),
+      );
+      expect(refused?.code).toBe(grpc.status.FAILED_PRECONDITION);
     } finally {
       raw.close();
     }
@@ -385,7 +399,7 @@ describe('the guards over gRPC', () => {
     }
   });
 
-  it('a message larger than limits.bodyBytes is refused RESOURCE_EXHAUSTED, and the server goes on', async () => {
+  it('a message larger than limits.bodyBytes is refused RESOURCE_EXHAUSTED, the server goes on, and stopping it ends open streams', async () => {
     const limited = await startHarness({
       apiKeys: new ApiKeys(parseApiKeyList(KEYS)),
       config: { grpc: { port: 0 }, limits: { bodyBytes: 4096 } },
@@ -396,6 +410,12 @@ describe('the guards over gRPC', () => {
       expect(big.status).toBe(grpc.status.RESOURCE_EXHAUSTED);
       const help = asTask(await client.sendMessage(send('/help'), as(ALICE)));
       expect(help.status!.message!.metadata).toEqual({ command: 'help' });
+
+      // A subscription to an idle task never ends by itself: stopping the server ends it.
+      const open = client.resubscribeTask({ id: help.id, tenant: '' }, as(ALICE));
+      expect((await open.next()).value?.payload?.$case).toBe('task');
+      await limited.stop();
+      await expect(drain(open)).rejects.toThrow();
     } finally {
       await limited.stop();
     }
