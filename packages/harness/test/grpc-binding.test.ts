@@ -5,6 +5,9 @@
  * stream from a real HTTP model server, and the same guards apply: API keys
  * from the call's metadata, ownership, rate limits and message retries.
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import {
   ListTasksRequest,
@@ -22,6 +25,7 @@ import { checkAgent } from 'a2a-commands/check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { spawnHarness } from 'a2a-testing/process';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
@@ -447,5 +451,43 @@ describe('a2a-commands check', () => {
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((r) => r.binding === 'GRPC')).toBe(true);
     expect(failed[0]!.detail).toContain('UNAUTHENTICATED');
+  });
+});
+
+describe('the CLI', () => {
+  it('--grpc-port 0 serves gRPC on a picked port, says where, and logs one line a call', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-grpc-cli-'));
+    const server = await spawnHarness(['--data', dir, '--grpc-port', '0']);
+    try {
+      const card = await (await fetch(`${server.url}/.well-known/agent-card.json`)).json();
+      const grpcUrl = card.supportedInterfaces.find(
+        (i: { protocolBinding: string }) => i.protocolBinding === 'GRPC',
+      )?.url;
+      expect(grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
+      expect(server.logs.some((line) => line.msg === `gRPC binding on ${grpcUrl}`)).toBe(true);
+
+      const client = await new ClientFactory({
+        transports: [new GrpcTransportFactory()],
+        preferredTransports: ['GRPC'],
+      }).createFromUrl(server.url);
+      const task = asTask(await client.sendMessage(send('/help')));
+      expect(task.status!.message!.metadata).toEqual({ command: 'help' });
+      const logged = async () => {
+        for (let tries = 0; tries < 100; tries++) {
+          const line = server.logs.find((entry) => entry.msg === 'grpc call completed');
+          if (line) return line;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return undefined;
+      };
+      expect(await logged()).toMatchObject({
+        level: 30,
+        requestId: expect.any(String),
+        grpc: { method: '/lf.a2a.v1.A2AService/SendMessage', code: grpc.status.OK },
+      });
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
   });
 });

@@ -33,7 +33,8 @@ export class GrpcFront {
   private readonly principals = new WeakMap<ServerCall, Principal>();
   /** The call each user object was built for: the context builder is given only the user. */
   private readonly callsOfUsers = new WeakMap<User, ServerCall>();
-  private nextCallId = 1;
+  /** Each call's request id, in its log lines. */
+  private readonly requestIds = new WeakMap<ServerCall, string>();
 
   constructor(private readonly options: GrpcFrontOptions) {}
 
@@ -49,10 +50,8 @@ export class GrpcFront {
     const context = this.options.contextBuilder(options);
     const call = options.user && this.callsOfUsers.get(options.user);
     if (call) {
-      const callId = `grpc-${this.nextCallId++}`;
-      enterGrpcScope(options.headers, call, () =>
-        this.options.logger.child({ requestId: callId, grpc: call.getPath() }),
-      );
+      const requestId = this.requestIds.get(call);
+      enterGrpcScope(options.headers, call, () => this.options.logger.child({ requestId }));
     }
     return context;
   };
@@ -64,14 +63,51 @@ export class GrpcFront {
       guarded[name] = (call, callback) => {
         const decided = grpcCallOf(call.getPath());
         if (decided) recordCall(call, decided);
+        const done = this.logOnEnd(call);
+        const answer: grpc.sendUnaryData<unknown> | undefined =
+          callback &&
+          ((error, value, trailer, flags) => {
+            done(error?.code ?? grpc.status.OK);
+            callback(error, value, trailer, flags);
+          });
+        if (!callback) call.once('error', (error: grpc.ServiceError) => done(error.code));
         if (!this.admitted(call)) {
-          refuse(call, callback);
+          refuse(call, answer);
           return;
         }
-        return method(call, callback);
+        return method(call, answer);
       };
     }
     return guarded as Service;
+  }
+
+  /**
+   * One line a call, as HTTP requests get: `grpc call completed` with its
+   * status code, at error level for a server fault, `grpc call cancelled`
+   * when the client left first. Returns what the call's end calls.
+   */
+  private logOnEnd(call: ServerCall): (code: grpc.status) => void {
+    const { logger } = this.options;
+    const requestId = crypto.randomUUID();
+    this.requestIds.set(call, requestId);
+    const started = performance.now();
+    let ended = false;
+    const end = (code: grpc.status | 'cancelled') => {
+      if (ended) return;
+      ended = true;
+      const line = {
+        requestId,
+        grpc: { method: call.getPath(), code },
+        responseTime: Math.round(performance.now() - started),
+      };
+      if (code === 'cancelled') logger.warn(line, 'grpc call cancelled');
+      else if (SERVER_FAULTS.has(code)) logger.error(line, 'grpc call errored');
+      else logger.info(line, 'grpc call completed');
+    };
+    call.once('cancelled', () => end('cancelled'));
+    // A stream that ends without an error ends OK.
+    if ('write' in call) call.once('finish', () => end(grpc.status.OK));
+    return end;
   }
 
   /** Without keys every call is admitted; with them, a call with a valid key, as its principal. */
@@ -86,6 +122,13 @@ export class GrpcFront {
     return true;
   }
 }
+
+/** Codes that say the server failed, not the request. */
+const SERVER_FAULTS = new Set<grpc.status>([
+  grpc.status.UNKNOWN,
+  grpc.status.INTERNAL,
+  grpc.status.DATA_LOSS,
+]);
 
 /** UNAUTHENTICATED, with the same message the HTTP bindings give: it does not say what was wrong. */
 function refuse(call: ServerCall, callback: grpc.sendUnaryData<unknown> | undefined): void {
