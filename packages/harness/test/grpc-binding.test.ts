@@ -25,6 +25,7 @@ import { checkAgent } from 'a2a-commands/check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { rpc, userText } from 'a2a-testing/http';
 import { spawnHarness } from 'a2a-testing/process';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 
@@ -366,6 +367,23 @@ describe('the guards over gRPC', () => {
       expect(bob.status!.message!.metadata).toEqual({ command: 'help' });
     } finally {
       await limited.stop();
+    }
+  });
+
+  it('without keys the caller is its address, whichever binding it calls on', async () => {
+    const open = await startHarness({
+      config: { grpc: { port: 0 }, limits: { commandsPerMinute: 1, commandBurst: 1 } },
+    });
+    try {
+      const client = await grpcClient(open);
+      await client.sendMessage(send('/help'));
+      // The same address over JSON-RPC: the same bucket, already spent.
+      const overHttp = await rpc(open.url, 'SendMessage', { message: userText('/help') });
+      expect(overHttp.status).toBe(429);
+      const overGrpc = await refusal(client.sendMessage(send('/help')));
+      expect(overGrpc.status).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    } finally {
+      await open.stop();
     }
   });
 
