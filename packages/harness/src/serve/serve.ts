@@ -82,7 +82,7 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
   } catch (error) {
     server.close();
     server.closeAllConnections();
-    await grpc?.close(0);
+    grpc?.cut();
     throw error;
   }
   grpc?.serve(harness, options.logger);
@@ -115,9 +115,9 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
   const stop = () =>
     (stopping ??= (async () => {
       options.logger.info('shutting down');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Takes no new calls; open streams get the same grace as HTTP's.
-      const grpcClosed = grpc?.close(STREAM_GRACE_MS);
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // gRPC too takes no new calls from now on.
+      const closed = Promise.all([httpClosed, grpc?.stopTaking()]);
       await harness.close();
       // Turn streams got their last event; give them a moment to flush it and end.
       server.closeIdleConnections();
@@ -127,7 +127,8 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       ]);
       // Subscriptions to idle tasks never end by themselves.
       server.closeAllConnections();
-      await Promise.all([closed, grpcClosed]);
+      grpc?.cut();
+      await closed;
       options.logger.info('stopped');
       options.logger.flush();
     })());

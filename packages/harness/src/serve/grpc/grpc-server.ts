@@ -9,8 +9,10 @@ export interface GrpcListening {
   port: number;
   /** Serves A2A's gRPC service with the harness; until then, calls are answered UNIMPLEMENTED. */
   serve(harness: Harness, logger: Logger): void;
-  /** Stops taking calls; calls still open after `graceMs` are cut. */
-  close(graceMs: number): Promise<void>;
+  /** Stops taking calls; resolves once the open ones have ended (or been cut). */
+  stopTaking(): Promise<void>;
+  /** Cuts the calls still open. */
+  cut(): void;
 }
 
 /**
@@ -46,11 +48,11 @@ export async function listenGrpc(
       });
       server.addService(A2AService, front.guard(service));
     },
-    async close(graceMs) {
-      const closed = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      const late = setTimeout(() => server.forceShutdown(), graceMs);
-      await closed;
-      clearTimeout(late);
+    stopTaking() {
+      return new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+    },
+    cut() {
+      server.forceShutdown();
     },
   };
 }
