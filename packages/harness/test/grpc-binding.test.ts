@@ -387,6 +387,23 @@ describe('the guards over gRPC', () => {
     }
   });
 
+  it('a stream opened with a key that is then revoked ends, and the key is refused from then on', async () => {
+    const keys = new ApiKeys(parseApiKeyList(KEYS));
+    const reloaded = await startHarness({ apiKeys: keys, config: { grpc: { port: 0 } } });
+    try {
+      const client = await grpcClient(reloaded);
+      const task = asTask(await client.sendMessage(send('/help'), as(BOB)));
+      const open = client.resubscribeTask({ id: task.id, tenant: '' }, as(BOB));
+      expect((await open.next()).value?.payload?.$case).toBe('task');
+      keys.replaceWith(new ApiKeys(parseApiKeyList(`alice=${ALICE}`)));
+      await expect(drain(open)).rejects.toThrow(/revoked/);
+      const refused = await refusal(client.getTask({ id: task.id, tenant: '' }, as(BOB)));
+      expect(refused.status).toBe(grpc.status.UNAUTHENTICATED);
+    } finally {
+      await reloaded.stop();
+    }
+  });
+
   it('a stream whose client hangs up is closed: it no longer counts against limits.streamsPerPrincipal', async () => {
     const limited = await startHarness({
       apiKeys: new ApiKeys(parseApiKeyList(KEYS)),
