@@ -7,10 +7,21 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { STATE_HEADERS_KEY, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { Logger } from 'pino';
+import { callOf, type A2ACall } from './serve/a2a-call/index.js';
 
+/** A gRPC call, as far as the code serving it reads it (grpc-js's server call). */
+export interface GrpcExchange {
+  readonly cancelled: boolean;
+  /** `address:port`, as grpc-js writes it. */
+  getPeer(): string;
+  once(event: 'cancelled', listener: () => void): unknown;
+}
+
+/** One of `res` (HTTP) and `grpc` (a gRPC call). */
 interface RequestScope {
   log: () => Logger;
-  res: ServerResponse;
+  res?: ServerResponse;
+  grpc?: GrpcExchange;
   hangUp?: AbortController;
 }
 
@@ -42,6 +53,16 @@ export function enterRequestScope(
   return log;
 }
 
+/**
+ * The same for a gRPC call, on the headers object the SDK's gRPC service
+ * builds from the call's metadata and keeps in the context's state.
+ */
+export function enterGrpcScope(headers: object, call: GrpcExchange, makeLog: () => Logger): void {
+  let made: Logger | undefined;
+  const log = () => (made ??= makeLog());
+  Object.defineProperty(headers, SCOPE, { value: { log, grpc: call } satisfies RequestScope });
+}
+
 function scopeOf(context: ServerCallContext | undefined): RequestScope | undefined {
   const headers = context?.state.get(STATE_HEADERS_KEY);
   return headers && typeof headers === 'object' ? (headers as ScopedHeaders)[SCOPE] : undefined;
@@ -64,18 +85,35 @@ export function hangUpSignal(context: ServerCallContext | undefined): AbortSigna
   if (!scope.hangUp) {
     const hangUp = new AbortController();
     scope.hangUp = hangUp;
-    if (scope.res.closed) hangUp.abort();
-    else scope.res.once('close', () => hangUp.abort());
+    const { res, grpc } = scope;
+    if (res?.closed || grpc?.cancelled) hangUp.abort();
+    else if (res) res.once('close', () => hangUp.abort());
+    else grpc?.once('cancelled', () => hangUp.abort());
   }
   return scope.hangUp.signal;
 }
 
-/** The HTTP request `context` belongs to; undefined outside one. */
+/** The HTTP request `context` belongs to; undefined outside one (and on gRPC). */
 export function requestOf(context: ServerCallContext | undefined): IncomingMessage | undefined {
-  return scopeOf(context)?.res.req;
+  return scopeOf(context)?.res?.req;
 }
 
-/** The response of the request `context` belongs to; undefined outside a request. */
+/** The response of the request `context` belongs to; undefined outside a request (and on gRPC). */
 export function responseOf(context: ServerCallContext | undefined): ServerResponse | undefined {
   return scopeOf(context)?.res;
+}
+
+/** What the binding decided the request `context` belongs to asks for (`recordCall`). */
+export function decidedCallOf(context: ServerCallContext | undefined): A2ACall | undefined {
+  const scope = scopeOf(context);
+  const carrier = scope?.res?.req ?? scope?.grpc;
+  return carrier && callOf(carrier);
+}
+
+/** The address the client of the request `context` belongs to connects from; '' when unknown. */
+export function callerAddress(context: ServerCallContext | undefined): string {
+  const scope = scopeOf(context);
+  if (scope?.res) return scope.res.req.socket.remoteAddress ?? '';
+  // grpc-js's peer is `address:port` (IPv6 unbracketed): the port varies by connection.
+  return scope?.grpc?.getPeer().replace(/:\d+$/, '') ?? '';
 }

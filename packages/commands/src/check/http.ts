@@ -59,8 +59,12 @@ export class CheckerHttp {
   }
 
   private authorization(url: string): Record<string, string> {
+    return this.authorizationFor(new URL(url).origin);
+  }
+
+  /** The `authorization` to send to `origin`: the key only where the user sent it, unless any origin may have it. */
+  authorizationFor(origin: string): Record<string, string> {
     if (!this.options.apiKey) return {};
-    const origin = new URL(url).origin;
     if (origin !== this.options.keyOrigin && !this.options.apiKeyAnyOrigin) {
       this.withheldFrom.add(origin);
       return {};

@@ -11,7 +11,8 @@ import {
   type Check,
 } from './checks.js';
 import { CARD_MAX_BYTES, CheckerHttp } from './http.js';
-import { AgentError, wiresFor } from './wire.js';
+import { AgentError } from './wire.js';
+import { wiresFor } from './wires-for.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
@@ -146,7 +147,11 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     }
     const wire = binding ? wires.find((candidate) => candidate.binding === binding)! : wires[0];
     if (!wire) {
-      record({ ...base, status: 'fail', detail: 'the card offers neither JSONRPC nor HTTP+JSON' });
+      record({
+        ...base,
+        status: 'fail',
+        detail: 'the card offers none of JSONRPC, HTTP+JSON and GRPC',
+      });
       return;
     }
     try {

@@ -55,7 +55,7 @@ export class AgentError extends Error {
 
 /** The calls the checks make, over whichever binding the card offers. */
 export interface AgentWire {
-  readonly binding: 'JSONRPC' | 'HTTP+JSON';
+  readonly binding: 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
   readonly url: string;
   send(message: WireMessage, options?: SendOptions): Promise<SendResult>;
   /** Reads every event until the stream ends, or `onEvent` returns true, or the time limit. */
@@ -171,7 +171,7 @@ abstract class BaseWire {
 
 let nextId = 1;
 
-class JsonRpcWire extends BaseWire implements AgentWire {
+export class JsonRpcWire extends BaseWire implements AgentWire {
   readonly binding = 'JSONRPC' as const;
 
   private async rpc(method: string, params: unknown, extensions?: boolean) {
@@ -216,7 +216,7 @@ class JsonRpcWire extends BaseWire implements AgentWire {
   }
 }
 
-class RestWire extends BaseWire implements AgentWire {
+export class RestWire extends BaseWire implements AgentWire {
   readonly binding = 'HTTP+JSON' as const;
 
   private static body(status: number, body: any): any {
@@ -265,28 +265,6 @@ class RestWire extends BaseWire implements AgentWire {
   async cancel(id: string): Promise<WireTask> {
     return (await this.json(`/tasks/${encodeURIComponent(id)}:cancel`, 'POST', {})).body;
   }
-}
-
-/**
- * The interfaces of a card the checker can speak, JSON-RPC first: one per
- * binding, A2A 1.0 only (an agent may also name the same endpoints for 0.3).
- */
-export function wiresFor(card: any, http: CheckerHttp): AgentWire[] {
-  const interfaces: Array<{ url?: string; protocolBinding?: string; protocolVersion?: string }> =
-    Array.isArray(card?.supportedInterfaces) ? card.supportedInterfaces : [];
-  const wires: AgentWire[] = [];
-  const seen = new Set<string>();
-  for (const entry of interfaces) {
-    if (typeof entry.url !== 'string') continue;
-    if (entry.protocolVersion && !entry.protocolVersion.startsWith('1.')) continue;
-    if (seen.has(entry.protocolBinding ?? '')) continue;
-    seen.add(entry.protocolBinding ?? '');
-    if (entry.protocolBinding === 'JSONRPC') wires.push(new JsonRpcWire(entry.url, http));
-    if (entry.protocolBinding === 'HTTP+JSON') wires.push(new RestWire(entry.url, http));
-  }
-  return wires.sort(
-    (a, b) => (a.binding === 'JSONRPC' ? -1 : 0) - (b.binding === 'JSONRPC' ? -1 : 0),
-  );
 }
 
 export function userMessage(

@@ -43,7 +43,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('serve the agent over A2A 1.0 (JSON-RPC, HTTP+JSON and SSE)')
+    .description(
+      'serve the agent over A2A 1.0 (JSON-RPC, HTTP+JSON and SSE; gRPC with --grpc-port)',
+    )
     .addOption(
       new Option('--host <host>', 'interface to listen on')
         .env('HARNESS_HOST')
@@ -53,6 +55,14 @@ export function serveCommand(): Command {
       new Option('--port <port>', 'port; 0 picks a free one')
         .env('HARNESS_PORT')
         .default(8080)
+        .argParser(port),
+    )
+    .addOption(
+      new Option(
+        '--grpc-port <port>',
+        "also serve A2A's gRPC binding on this port; 0 picks a free one (default: off, or the config's grpc.port)",
+      )
+        .env('HARNESS_GRPC_PORT')
         .argParser(port),
     )
     .addOption(
@@ -107,6 +117,7 @@ export function serveCommand(): Command {
       async (options: {
         host: string;
         port: number;
+        grpcPort?: number;
         data: string;
         config?: string;
         databaseUrl?: string;
@@ -141,6 +152,7 @@ export function serveCommand(): Command {
             apiKeys,
             host: options.host,
             port: options.port,
+            grpcPort: options.grpcPort,
             dataDir: options.data,
             databaseUrl: options.databaseUrl,
             publicUrl: options.publicUrl,

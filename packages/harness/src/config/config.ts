@@ -18,6 +18,8 @@ export interface HarnessConfig extends ModelsConfig {
   turns?: Partial<TurnOptions>;
   /** Push notifications: off unless `enabled` (`DEFAULT_PUSH_OPTIONS`). */
   push?: Partial<PushOptions>;
+  /** The gRPC binding: served on its own port only when one is given (here or `--grpc-port`). */
+  grpc?: { port?: number };
 }
 
 const schema = {
@@ -49,6 +51,11 @@ const schema = {
     limits: LIMITS_SCHEMA,
     turns: TURN_OPTIONS_SCHEMA,
     push: PUSH_OPTIONS_SCHEMA,
+    grpc: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { port: { type: 'integer', minimum: 0, maximum: 65535 } },
+    },
   },
 } as const;
 

@@ -82,3 +82,14 @@ export function withBearerAuth(card: AgentCard, schemeName: string): AgentCard {
     securityRequirements: [{ schemes: { [schemeName]: { list: [] } } }],
   };
 }
+
+/** The card when the gRPC binding is on: its interface listed after the HTTP ones. */
+export function withGrpcInterface(card: AgentCard, url: string): AgentCard {
+  return {
+    ...card,
+    supportedInterfaces: [
+      ...card.supportedInterfaces,
+      { url, protocolBinding: 'GRPC', tenant: '', protocolVersion: '1.0' },
+    ],
+  };
+}

@@ -1,5 +1,5 @@
 import {
-  type A2AError,
+  A2AError,
   ContentTypeNotSupportedError,
   isRestError,
   RestContentTypeNotSupportedError,
@@ -7,8 +7,8 @@ import {
   TaskNotCancelableError,
 } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { requestOf } from '../request-scope.js';
-import { callOf } from './a2a-call/index.js';
+import { decidedCallOf } from '../request-scope.js';
+import { RateLimitedError } from './rate-limits.js';
 
 /*
  * Protocol errors as a client reads them, fixed in front of the SDK: the HTTP
@@ -38,11 +38,34 @@ export function inLegacyStateNames(text: string): string {
   return text.replace(V1_STATE, (_, name: string) => name.toLowerCase().replace(/_/g, '-'));
 }
 
+/** google.rpc.Code's RESOURCE_EXHAUSTED: what gRPC answers a call over its caller's rate limit. */
+const GRPC_RESOURCE_EXHAUSTED = 8;
+
+/**
+ * An error the SDK's gRPC service answers with the status it carries (its
+ * `isGrpcError`): the SDK knows the status of A2A's own errors only, and
+ * answers any other UNKNOWN.
+ */
+class GrpcStatusError extends A2AError {
+  readonly transport = 'grpc';
+  constructor(
+    readonly status: number,
+    cause: A2AError,
+  ) {
+    super({ message: cause.message, cause });
+  }
+}
+
 /** The error `error` is answered as, for the request `context` belongs to. */
 export function answeredError(error: A2AError, context: ServerCallContext | undefined): A2AError {
+  const call = decidedCallOf(context);
+  if (call?.binding === 'grpc') {
+    return error instanceof RateLimitedError
+      ? new GrpcStatusError(GRPC_RESOURCE_EXHAUSTED, error)
+      : error;
+  }
   const answered = withSpecStatus(error);
-  const req = requestOf(context);
-  if (req && callOf(req)?.legacy && V1_STATE.test(answered.message)) {
+  if (call?.legacy && V1_STATE.test(answered.message)) {
     V1_STATE.lastIndex = 0;
     answered.message = inLegacyStateNames(answered.message);
   }

@@ -40,7 +40,12 @@ export function principalOf(req: Request): string | undefined {
 
 /** The key of `Authorization: Bearer <key>`, or undefined. */
 export function bearerToken(req: Request): string | undefined {
-  const match = /^Bearer +([^\s]+) *$/i.exec(req.header('authorization') ?? '');
+  return bearerKeyOf(req.header('authorization'));
+}
+
+/** The key of an `Authorization` value `Bearer <key>` (a header, or gRPC metadata), or undefined. */
+export function bearerKeyOf(authorization: string | undefined): string | undefined {
+  const match = /^Bearer +([^\s]+) *$/i.exec(authorization ?? '');
   return match?.[1];
 }
 

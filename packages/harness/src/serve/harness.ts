@@ -28,7 +28,7 @@ import { TaskEvents } from '../turns/task-events.js';
 import { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN } from '../turns/turn-endings.js';
 import { TurnHandler } from '../turns/turn-handler.js';
 import { TurnLifecycle } from '../turns/turn-lifecycle.js';
-import { baseAgentCard, withBearerAuth } from './agent-card.js';
+import { baseAgentCard, withBearerAuth, withGrpcInterface } from './agent-card.js';
 import type { ApiKeys } from './api-keys.js';
 import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
@@ -56,6 +56,8 @@ export interface HarnessOptions {
   apiKeys?: ApiKeys;
   /** Where commands, turns and writes are counted and timed; nowhere when absent. */
   metrics?: HarnessMetrics;
+  /** The gRPC binding's address (`host:port`) for the card, when it is served. */
+  grpcUrl?: string;
 }
 
 export interface Harness {
@@ -135,7 +137,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
 
   const registry = new CommandRegistry();
   const plain = baseAgentCard(options.publicUrl, config.name);
-  const base = push ? withPushNotifications(plain) : plain;
+  const served = options.grpcUrl ? withGrpcInterface(plain, options.grpcUrl) : plain;
+  const base = push ? withPushNotifications(served) : served;
   const card = new CommandsCard(
     options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,

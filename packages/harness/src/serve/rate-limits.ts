@@ -3,7 +3,7 @@ import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { CommandError } from 'a2a-commands';
 import type { CommandsRequestHandlerOptions } from 'a2a-commands/server';
 import type { Limits } from '../config/limits.js';
-import { requestOf } from '../request-scope.js';
+import { callerAddress, requestOf } from '../request-scope.js';
 import { answerRateLimited, rateLimitMessage } from './rate-limit-answer.js';
 import { TokenBuckets, type Refusal } from './token-buckets.js';
 
@@ -83,7 +83,5 @@ function refused(context: ServerCallContext, refusal: Refusal): RateLimitedError
 
 function callerOf(context: ServerCallContext): string {
   const { user } = context;
-  return user?.isAuthenticated
-    ? `principal:${user.userName}`
-    : `address:${requestOf(context)?.socket.remoteAddress ?? ''}`;
+  return user?.isAuthenticated ? `principal:${user.userName}` : `address:${callerAddress(context)}`;
 }

@@ -7,6 +7,7 @@ import { resolveLimits } from '../config/limits.js';
 import { createApp } from './app.js';
 import { applyConnectionLimits, TIMEOUT_CHECK_MS } from './connections.js';
 import { createHarness, type Harness } from './harness.js';
+import type { GrpcListening } from './grpc/grpc-server.js';
 import { jsonRpcLane } from './jsonrpc-lane/index.js';
 import { jsonRpcChain } from './jsonrpc-chain.js';
 import { startUpSwitch } from './start-up.js';
@@ -30,6 +31,8 @@ export interface ServeOptions {
   metricsPublic?: boolean;
   /** The credential `/metrics` asks for; API keys do not read it. */
   metricsToken?: string;
+  /** Serve the gRPC binding on this port (0 picks one); the config's `grpc.port` otherwise; off when neither. */
+  grpcPort?: number;
 }
 
 export interface RunningHarness {
@@ -38,6 +41,8 @@ export interface RunningHarness {
   /** Where the server listens; the same as `url` unless `publicUrl` was given. */
   listeningUrl: string;
   server: Server;
+  /** The gRPC binding's address (`host:port`) when it is served. */
+  grpcUrl?: string;
   harness: Harness;
   /** Stop accepting, end the turns in flight cleanly, close the database. */
   stop(): Promise<void>;
@@ -63,13 +68,24 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
   const url = options.publicUrl?.replace(/\/+$/, '') ?? listening;
   const metrics = new PrometheusMetrics();
   let harness: Harness;
+  let grpc: GrpcListening | undefined;
+  let grpcUrl: string | undefined;
   try {
-    harness = await createHarness({ ...options, publicUrl: url, metrics });
+    const grpcPort = options.grpcPort ?? options.config.grpc?.port;
+    if (grpcPort !== undefined) {
+      // Loaded only when asked for: grpc-js takes a while to load.
+      const { listenGrpc } = await import('./grpc/grpc-server.js');
+      grpc = await listenGrpc(options.host, grpcPort, limits.bodyBytes);
+      grpcUrl = `${new URL(url).hostname}:${grpc.port}`;
+    }
+    harness = await createHarness({ ...options, publicUrl: url, metrics, grpcUrl });
   } catch (error) {
     server.close();
     server.closeAllConnections();
+    grpc?.cut();
     throw error;
   }
+  grpc?.serve(harness, options.logger);
   // Declared once; the app and the lane in front of it are both built from it.
   const chain = jsonRpcChain(harness, options.logger);
   const app = createApp(
@@ -93,12 +109,15 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       : options.logger.child({}, { level: 'info' });
   warnAboutAccess(announcer, options.host, options.apiKeys);
   announcer.info({ url, host: options.host, port }, `a2a-harness listening on ${url}`);
+  if (grpcUrl) announcer.info({ grpcUrl, port: grpc!.port }, `gRPC binding on ${grpcUrl}`);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       options.logger.info('shutting down');
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // gRPC too takes no new calls from now on.
+      const closed = Promise.all([httpClosed, grpc?.stopTaking()]);
       await harness.close();
       // Turn streams got their last event; give them a moment to flush it and end.
       server.closeIdleConnections();
@@ -108,11 +127,12 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       ]);
       // Subscriptions to idle tasks never end by themselves.
       server.closeAllConnections();
+      grpc?.cut();
       await closed;
       options.logger.info('stopped');
       options.logger.flush();
     })());
-  return { url, listeningUrl: listening, server, harness, stop };
+  return { url, listeningUrl: listening, server, grpcUrl, harness, stop };
 }
 
 /** `localhost`, `::1` and all of 127.0.0.0/8: reachable from this machine only. */

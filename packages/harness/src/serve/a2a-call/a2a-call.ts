@@ -1,8 +1,8 @@
 /**
  * What an A2A request asks for, decided once from the binding's own routing
  * and read by every guard after it. Nothing here knows about HTTP: a binding
- * (JSON-RPC, HTTP+JSON, and later gRPC) makes an `A2ACall`; the checks and
- * limits read only this.
+ * (JSON-RPC, HTTP+JSON, gRPC) makes an `A2ACall`; the checks and limits read
+ * only this.
  */
 
 /** The A2A 1.0 operations, by their JSON-RPC names; 0.3's names map onto these. */
@@ -19,13 +19,28 @@ export type A2AMethod =
   | 'ListTaskPushNotificationConfigs'
   | 'DeleteTaskPushNotificationConfig';
 
+/** Every A2A 1.0 operation: JSON-RPC and gRPC name their methods so. */
+export const A2A_METHODS: readonly A2AMethod[] = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'GetExtendedAgentCard',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+];
+
 export interface A2ACall {
   method: A2AMethod;
   /** The binding that carried it, for answers in its own error shape. */
-  binding: 'jsonrpc' | 'rest';
+  binding: 'jsonrpc' | 'rest' | 'grpc';
   /** Asked in A2A 0.3's names or paths (its own checks apply to its own shapes). */
   legacy: boolean;
-  /** From the path, on HTTP+JSON; JSON-RPC and gRPC carry these in their params. */
+  /** From the path, on HTTP+JSON; JSON-RPC and gRPC carry these in their requests. */
   taskId?: string;
   tenant?: string;
   configId?: string;
