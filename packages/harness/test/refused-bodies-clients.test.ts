@@ -123,11 +123,11 @@ async function over<T>(
   return result;
 }
 
-const keyedFetch: typeof fetch = (input, init) =>
-  fetch(input, {
-    ...init,
-    headers: { ...Object.fromEntries(new Headers(init?.headers)), ...AUTH },
-  });
+const keyedFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set('authorization', AUTH.authorization);
+  return fetch(input, { ...init, headers });
+};
 const warmFetch = () => fetch(`${harness.url}/healthz`).then((response) => response.text());
 
 describe.each(['fresh', 'kept alive'] as const)('on a %s connection', (connection) => {
