@@ -5,19 +5,26 @@
  * limits read only this.
  */
 
-/** The A2A 1.0 operations, by their JSON-RPC names; 0.3's names map onto these. */
-export type A2AMethod =
-  | 'SendMessage'
-  | 'SendStreamingMessage'
-  | 'GetTask'
-  | 'ListTasks'
-  | 'CancelTask'
-  | 'SubscribeToTask'
-  | 'GetExtendedAgentCard'
-  | 'CreateTaskPushNotificationConfig'
-  | 'GetTaskPushNotificationConfig'
-  | 'ListTaskPushNotificationConfigs'
-  | 'DeleteTaskPushNotificationConfig';
+/**
+ * The A2A 1.0 operations, by their JSON-RPC names; 0.3's names map onto these.
+ * The one list of them: the JSON-RPC names here and the tests' generators
+ * (through `a2a-harness/internal`) read it.
+ */
+export const A2A_METHODS = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'GetExtendedAgentCard',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+] as const;
+
+export type A2AMethod = (typeof A2A_METHODS)[number];
 
 export interface A2ACall {
   method: A2AMethod;

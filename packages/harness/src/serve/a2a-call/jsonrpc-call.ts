@@ -1,19 +1,4 @@
-import type { A2ACall, A2AMethod } from './a2a-call.js';
-
-/** A2A 1.0's JSON-RPC method names are the operations' own. */
-const V1_METHODS: A2AMethod[] = [
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'GetExtendedAgentCard',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-];
+import { A2A_METHODS, type A2ACall, type A2AMethod } from './a2a-call.js';
 
 /** A2A 0.3's names, which the SDK's compat layer serves on the same endpoint. */
 const V03_METHODS: Record<string, A2AMethod> = {
@@ -31,7 +16,8 @@ const V03_METHODS: Record<string, A2AMethod> = {
 
 /** Made once: a JSON-RPC call carries its ids in its params, so one object a name serves every request. */
 const CALLS = new Map<string, A2ACall>([
-  ...V1_METHODS.map((method): [string, A2ACall] => [
+  // A2A 1.0's JSON-RPC method names are the operations' own.
+  ...A2A_METHODS.map((method): [string, A2ACall] => [
     method,
     Object.freeze({ method, binding: 'jsonrpc', legacy: false }),
   ]),
