@@ -18,7 +18,7 @@ import {
   type BridgeProcess,
 } from 'a2a-testing/acp-bridge';
 import { startCuttingProxy, type CuttingProxy } from './support/cutting-proxy.js';
-import { startPlainAgent, type PlainAgent } from './support/plain-agent.js';
+import { startPlainAgent, type PlainAgent } from 'a2a-testing/plain-agent';
 
 const running: { close(): Promise<void> }[] = [];
 

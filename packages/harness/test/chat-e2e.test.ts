@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPlainAgent, type PlainAgent } from 'a2a-testing/chat-plain-agent';
+import { startPlainAgent, type PlainAgent } from 'a2a-testing/plain-agent';
 import { cliCommand, hasTmux, TmuxTerminal } from 'a2a-testing/chat-terminal';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { runSend as send } from 'a2a-testing/send-cli';

@@ -54,7 +54,10 @@ describe('access', () => {
     // Counters cover every caller: a principal's own key does not read them.
     const principal = await fetch(`${harness.url}/metrics`, as);
     expect(principal.status).toBe(401);
-    expect(((await principal.json()) as { error: string }).error).toContain('metrics token');
+    // The shape of the harness's other own refusals (the completion route's): a code and a message.
+    expect(await principal.json()).toEqual({
+      error: { code: 'unauthenticated', message: expect.stringContaining('metrics token') },
+    });
     const allowed = await fetch(`${harness.url}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     });

@@ -5,6 +5,7 @@
  * every answer.
  */
 import fc from 'fast-check';
+import { A2A_METHODS } from 'a2a-harness/internal';
 
 // The hostile text is the terminal chat's too (its sanitizer's property test): one generator.
 import { nastyText } from 'a2a-terminal-chat/testing';
@@ -35,19 +36,8 @@ export const trickyJson: fc.Arbitrary<unknown> = fc.oneof(
   nastyText(),
 );
 
-export const KNOWN_METHODS = [
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'GetExtendedAgentCard',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-] as const;
+/** The A2A methods the harness serves: its routing module's own list. */
+export const KNOWN_METHODS = A2A_METHODS;
 
 export const method: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...KNOWN_METHODS) },

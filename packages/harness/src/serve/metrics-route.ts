@@ -39,7 +39,8 @@ function metricsGate(access: MetricsAccess): RequestHandler | undefined {
     res
       .status(401)
       .setHeader('WWW-Authenticate', 'Bearer realm="a2a-harness metrics"')
-      .json({ error: REFUSAL });
+      // As the harness's other own routes refuse (the completion route): a code and a message.
+      .json({ error: { code: 'unauthenticated', message: REFUSAL } });
   };
 }
 

@@ -5,22 +5,13 @@
  * only this.
  */
 
-/** The A2A 1.0 operations, by their JSON-RPC names; 0.3's names map onto these. */
-export type A2AMethod =
-  | 'SendMessage'
-  | 'SendStreamingMessage'
-  | 'GetTask'
-  | 'ListTasks'
-  | 'CancelTask'
-  | 'SubscribeToTask'
-  | 'GetExtendedAgentCard'
-  | 'CreateTaskPushNotificationConfig'
-  | 'GetTaskPushNotificationConfig'
-  | 'ListTaskPushNotificationConfigs'
-  | 'DeleteTaskPushNotificationConfig';
-
-/** Every A2A 1.0 operation: JSON-RPC and gRPC name their methods so. */
-export const A2A_METHODS: readonly A2AMethod[] = [
+/**
+ * The A2A 1.0 operations, by their JSON-RPC names (gRPC names its methods so
+ * too); 0.3's names map onto these. The one list of them: the JSON-RPC and
+ * gRPC decisions here and the tests' generators
+ * (through `a2a-harness/internal`) read it.
+ */
+export const A2A_METHODS = [
   'SendMessage',
   'SendStreamingMessage',
   'GetTask',
@@ -32,7 +23,9 @@ export const A2A_METHODS: readonly A2AMethod[] = [
   'GetTaskPushNotificationConfig',
   'ListTaskPushNotificationConfigs',
   'DeleteTaskPushNotificationConfig',
-];
+] as const;
+
+export type A2AMethod = (typeof A2A_METHODS)[number];
 
 export interface A2ACall {
   method: A2AMethod;

@@ -11,6 +11,12 @@ interface RestRoute {
   method: A2AMethod;
 }
 
+/*
+ * The SDK does not export its route tables, so these are copies of them;
+ * rest-routes.sdk.test.ts sends every operation with the SDK's own clients
+ * through the SDK's router and checks that these decide what it ran.
+ */
+
 /** The SDK's A2A 1.0 HTTP+JSON routes, in its order; each is also served behind `/:tenant`. */
 const V1_ROUTES: RestRoute[] = [
   { verb: 'GET', path: '/extendedAgentCard', method: 'GetExtendedAgentCard' },

@@ -114,9 +114,10 @@ function streamingEcho(wordDelayMs: number): AgentExecutor {
 }
 
 /**
- * An A2A agent on the bare SDK, without the commands extension, that records
- * the headers of every request. With `apiKey` its card asks for a bearer key
- * and every A2A call without that key gets 401.
+ * An A2A agent on the bare SDK, without the commands extension (the chats
+ * and the ACP bridge must give it plain chat, with no completion and no
+ * errors), that records the headers of every request. With `apiKey` its card
+ * asks for a bearer key and every A2A call without that key gets 401.
  */
 export async function startPlainAgent(options: PlainAgentOptions = {}): Promise<PlainAgent> {
   const app = express();
