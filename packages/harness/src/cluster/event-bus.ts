@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { LOCK_CLASS, type AnyKysely } from '../store/index.js';
+import type { AnyKysely } from '../store/index.js';
+import { listenApplicationName, withApplicationName } from './connection-names.js';
 import { EVENTS_TABLE, type ClusterTables } from './tables.js';
 import {
   decodeBody,
@@ -36,9 +37,9 @@ type MessageOf<K extends BusKind> = Extract<BusMessage, { kind: K }>;
 
 /**
  * Events between instances sharing one PostgreSQL, with LISTEN/NOTIFY on one
- * channel. Each instance listens on a connection of its own, which also holds
- * the instance's advisory lock: PostgreSQL releases it when the process dies,
- * which is how the others learn that it did. An instance ignores its own
+ * channel. Each instance listens on a connection of its own; whether an
+ * instance is alive is its lease's business (`InstanceLease`), not this
+ * connection's, which may drop and come back. An instance ignores its own
  * notifications: it has delivered its events locally already.
  *
  * Sending is serialised, so that the events of a turn arrive in order; what
@@ -61,7 +62,7 @@ export class PgEventBus {
     this.db = options.db as Kysely<ClusterTables>;
   }
 
-  /** Listens, and holds this instance's lock, before it returns. */
+  /** Listens before it returns. */
   static async connect(options: EventBusOptions): Promise<PgEventBus> {
     const bus = new PgEventBus(options);
     await bus.listen();
@@ -100,7 +101,7 @@ export class PgEventBus {
       .execute();
   }
 
-  /** Sends what is pending, then stops listening; the instance's lock goes with the connection. */
+  /** Sends what is pending, then stops listening. */
   async close(): Promise<void> {
     await this.flushed();
     this.closed = true;
@@ -151,16 +152,18 @@ export class PgEventBus {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: withApplicationName(
+        this.options.url,
+        listenApplicationName(this.instanceId),
+      ),
+      keepAlive: true,
+    });
     client.on('notification', (notification) => this.receive(notification.payload ?? ''));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query('select pg_advisory_lock($1, hashtext($2))', [
-        LOCK_CLASS.instance,
-        this.instanceId,
-      ]);
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);

@@ -15,6 +15,11 @@ export interface HarnessConfig extends ModelsConfig {
   limits?: Partial<Limits>;
   /** How turns stream, and when a silent model is given up on (`DEFAULT_TURN_OPTIONS`). */
   turns?: Partial<TurnOptions>;
+  /** Instances sharing a PostgreSQL database (docs/scaling.md). */
+  cluster?: {
+    /** How long an instance's lease lasts unrenewed; its turns are taken over after it. */
+    leaseMs?: number;
+  };
 }
 
 const schema = {
@@ -45,6 +50,11 @@ const schema = {
     commandDirs: { type: 'array', items: { type: 'string', minLength: 1 } },
     limits: LIMITS_SCHEMA,
     turns: TURN_OPTIONS_SCHEMA,
+    cluster: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { leaseMs: { type: 'integer', minimum: 1000, maximum: 600000 } },
+    },
   },
 } as const;
 
