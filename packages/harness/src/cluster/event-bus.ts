@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { AnyKysely } from '../store/index.js';
+import { retryWhileUnreachable, type AnyKysely } from '../store/index.js';
 import { listenApplicationName, withApplicationName } from './connection-names.js';
 import { EVENTS_TABLE, type ClusterTables } from './tables.js';
 import {
@@ -56,6 +56,8 @@ export class PgEventBus {
   private received: Promise<void> = Promise.resolve();
   private failures = 0;
   private closed = false;
+  /** Set as `close` begins: sends that fail then are not tried again. */
+  private closing = false;
 
   private constructor(private readonly options: EventBusOptions) {
     this.instanceId = options.instanceId;
@@ -103,6 +105,7 @@ export class PgEventBus {
 
   /** Sends what is pending, then stops listening. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.flushed();
     this.closed = true;
     await this.received;
@@ -118,7 +121,8 @@ export class PgEventBus {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.notify(batch);
+        // A lost connection or a restart must not lose a turn's final event for the other instances.
+        await retryWhileUnreachable(() => this.notify(batch), { giveUp: () => this.closing });
       } catch (error) {
         this.options.logger.error(
           { err: error, events: batch.length },
