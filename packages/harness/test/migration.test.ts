@@ -106,6 +106,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0001-messages',
         '0002-reply-links',
         '0003-append-reply-v3',
+        '0005-instance-leases',
         '0006-push-configs',
       ]);
       await Promise.all(opened.map((database) => database.close()));

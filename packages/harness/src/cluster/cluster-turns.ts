@@ -10,7 +10,9 @@ import {
   retryWhileUnreachable,
   type AnyKysely,
 } from '../store/index.js';
-import { abortTurn, newTurn, type Turn } from '../turns/turn.js';
+import { noteMessage } from '../notes.js';
+import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
+import { status, statusEvent } from '../turns/turn-events.js';
 import { endingFromOutside } from '../turns/turn-endings.js';
 import {
   queueFullError,
@@ -21,6 +23,7 @@ import {
   type TurnScheduler,
 } from '../turns/turn-scheduler.js';
 import type { PgEventBus } from './event-bus.js';
+import { instancesPastLease, takeOverLease, type InstanceLease } from './instance-lease.js';
 import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
 
 /** Stored event bodies older than this are deleted; listeners read them within milliseconds. */
@@ -31,14 +34,8 @@ const PRUNE_EVERY_MS = 60_000;
  */
 const STRANDED_AFTER_MS = 5_000;
 
-/**
- * How long a running instance's lock must be seen free, sweep after sweep,
- * before its turns are taken over. A live instance whose LISTEN connection
- * dropped gets its lock back when it reconnects (after 0.1 s, then backing off),
- * and must not be taken for dead meanwhile. A lease renewed by each instance
- * is the fuller answer; this grace covers a short drop.
- */
-export const TAKEOVER_GRACE_MS = 3000;
+/** How often the sweep looks for stranded sub-tasks: they are found only after `STRANDED_AFTER_MS` anyway. */
+const STRANDED_EVERY_MS = 5_000;
 
 export interface ClusterTurnsOptions extends SchedulerDeps {
   db: AnyKysely;
@@ -46,6 +43,8 @@ export interface ClusterTurnsOptions extends SchedulerDeps {
   logger: Logger;
   /** The note a turn gets when the instance running it died. */
   interruptedNote: string;
+  /** This instance's lease: another instance takes its turns over once it has expired. */
+  lease: InstanceLease;
 }
 
 /**
@@ -69,8 +68,9 @@ export class ClusterTurns implements TurnScheduler {
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
   private lastPrune = 0;
-  /** Instances whose lock a sweep found free, and since when: each sweep since found it free too. */
-  private readonly freeSince = new Map<string, number>();
+  private lastStrandedLook = 0;
+  /** Between a renewal that found the lease taken and the lease taken again: no claims. */
+  private fenced = false;
 
   constructor(private readonly options: ClusterTurnsOptions) {
     this.db = options.db as Kysely<ClusterTables>;
@@ -198,7 +198,7 @@ export class ClusterTurns implements TurnScheduler {
     this.sweeper = setInterval(() => {
       if (this.sweeping) return;
       this.sweeping = true;
-      this.sweep(TAKEOVER_GRACE_MS)
+      this.sweep()
         .then((ended) => ended.length > 0 && onEnded(ended))
         .catch((error: unknown) =>
           this.options.logger.error({ err: error }, 'cluster: sweep failed'),
@@ -222,25 +222,17 @@ export class ClusterTurns implements TurnScheduler {
   }
 
   /**
-   * Ends the turns of instances that died (their lock is free), as a restart
-   * does for one instance, then runs what waits behind them; claims waiting
-   * turns nobody runs. Returns the tasks whose turns it ended.
+   * Ends the turns of instances whose lease expired, as a restart does for one
+   * instance, then runs what waits behind them; claims waiting turns nobody
+   * runs; now and then, ends sub-tasks stranded before their first prompt.
+   * Returns the tasks whose turns it ended.
    */
-  async sweep(graceMs = 0): Promise<string[]> {
-    if (this.closing) return [];
+  async sweep(): Promise<string[]> {
+    if (this.closing || this.fenced) return [];
     const ended: string[] = [];
-    const owners = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select('instance')
-      .distinct()
-      .where('instance', 'is not', null)
-      .where('instance', '!=', this.me)
-      .execute();
-    for (const { instance } of owners) {
-      ended.push(...(await this.recoverIfDead(instance!, graceMs)));
+    for (const instance of await instancesPastLease(this.db, this.me)) {
+      ended.push(...(await this.takeOver(instance)));
     }
-    for (const instance of this.freeSince.keys())
-      if (!owners.some((owner) => owner.instance === instance)) this.freeSince.delete(instance);
     const orphans = await this.db
       .selectFrom(`${TURNS_TABLE} as waiting`)
       .select('waiting.task_id')
@@ -258,12 +250,36 @@ export class ClusterTurns implements TurnScheduler {
       )
       .execute();
     for (const { task_id } of orphans) this.claimLoop(task_id);
-    ended.push(...(await this.endStrandedSubtasks()));
+    if (Date.now() - this.lastStrandedLook >= STRANDED_EVERY_MS) {
+      this.lastStrandedLook = Date.now();
+      ended.push(...(await this.endStrandedSubtasks()));
+    }
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
       await this.options.bus.prune(PRUNE_EVERY_MS);
     }
     return ended;
+  }
+
+  /**
+   * This instance's lease was taken over: its running turns stop, and each is
+   * ended as the instance that took it over ends it, by whichever of the two
+   * writes first (the turn's row fences the other out). Its own clients'
+   * streams and blocking calls get that final event. Then it takes a lease
+   * again and claims turns as before.
+   */
+  async fencedOut(): Promise<void> {
+    this.fenced = true;
+    const turns = [...this.running.values()];
+    for (const turn of turns) abortTurn(turn, 'fenced');
+    await Promise.all(turns.map((turn) => turn.done));
+    await retryWhileUnreachable(() => this.options.lease.take(), {
+      giveUp: () => this.closing,
+    }).catch((error: unknown) =>
+      this.options.logger.error({ err: error }, 'cluster: could not take a lease again'),
+    );
+    this.fenced = false;
+    this.options.logger.info({ instance: this.me }, 'cluster: holds a lease again');
   }
 
   /** Sub-tasks whose first prompt died with the instance that made them. */
@@ -288,51 +304,22 @@ export class ClusterTurns implements TurnScheduler {
     return ended;
   }
 
-  private async recoverIfDead(instance: string, graceMs: number): Promise<string[]> {
-    // The lock is free only when its instance's listening connection is gone. Holding it
-    // while recovering keeps two survivors from ending the same turns.
-    return this.db.connection().execute(async (connection) => {
-      const probe = await sql<{
-        dead: boolean;
-      }>`select pg_try_advisory_lock(${sql.lit(LOCK_CLASS.instance)}, hashtext(${instance})) as dead`.execute(
-        connection,
-      );
-      if (!probe.rows[0]?.dead) {
-        this.freeSince.delete(instance);
-        return [];
-      }
-      try {
-        const since = this.freeSince.get(instance) ?? Date.now();
-        if (Date.now() - since < graceMs) {
-          this.freeSince.set(instance, since);
-          return [];
-        }
-        this.freeSince.delete(instance);
-        const rows = await this.db
-          .selectFrom(TURNS_TABLE)
-          .select(['task_id', 'turn_id'])
-          .where('instance', '=', instance)
-          .execute();
-        const ended: string[] = [];
-        for (const row of rows) {
-          if (
-            await this.endInterrupted(
-              row.task_id,
-              row.turn_id,
-              instance,
-              this.options.interruptedNote,
-            )
-          )
-            ended.push(row.task_id);
-          this.claimLoop(row.task_id);
-        }
-        return ended;
-      } finally {
-        await sql`select pg_advisory_unlock(${sql.lit(LOCK_CLASS.instance)}, hashtext(${instance}))`.execute(
-          connection,
-        );
-      }
-    });
+  /** Ends the turns of `instance`, whose lease expired, unless it renewed it meanwhile. */
+  private async takeOver(instance: string): Promise<string[]> {
+    if (!(await takeOverLease(this.db, instance))) return [];
+    const rows = await this.db
+      .selectFrom(TURNS_TABLE)
+      .select(['task_id', 'turn_id'])
+      .where('instance', '=', instance)
+      .execute();
+    const ended: string[] = [];
+    for (const row of rows) {
+      const note = this.options.interruptedNote;
+      if (await this.endInterrupted(row.task_id, row.turn_id, instance, note))
+        ended.push(row.task_id);
+      this.claimLoop(row.task_id);
+    }
+    return ended;
   }
 
   /**
@@ -385,14 +372,14 @@ export class ClusterTurns implements TurnScheduler {
       loop.again = true;
       return;
     }
-    if (this.closing) return;
+    if (this.closing || this.fenced) return;
     const state = { again: false };
     this.loops.set(taskId, state);
     void (async () => {
       try {
         for (;;) {
           state.again = false;
-          const row = this.closing ? undefined : await this.claim(taskId);
+          const row = this.closing || this.fenced ? undefined : await this.claim(taskId);
           if (row) await this.runClaimed(row);
           else if (!state.again) return;
         }
@@ -444,11 +431,15 @@ export class ClusterTurns implements TurnScheduler {
     );
     try {
       await this.options.run(turn, context);
+      if (abortReasonOf(turn) === 'fenced') await this.endFencedOut(turn, context);
+      // Its ending was refused: another instance took it over before this one heard it was fenced out.
+      else if (!turn.ended && !endingFromOutside(turn) && !(await this.stillMine(row)))
+        await this.deliverStoredEnding(turn, context);
     } finally {
       this.running.delete(row.task_id);
       turn.finish();
     }
-    // An ending written from outside (cancel, shutdown) removes the row in its own write.
+    // An ending written from outside (cancel, shutdown, a takeover) removes the row in its own write.
     if (!endingFromOutside(turn)) {
       // A row left behind would name this instance for a turn it no longer runs.
       await retryWhileUnreachable(
@@ -456,6 +447,53 @@ export class ClusterTurns implements TurnScheduler {
         { giveUp: () => this.closing },
       );
     }
+  }
+
+  private async stillMine(row: TurnRow): Promise<boolean> {
+    const found = await retryWhileUnreachable(() =>
+      this.db
+        .selectFrom(TURNS_TABLE)
+        .select('id')
+        .where('id', '=', row.id)
+        .where('instance', '=', this.me)
+        .executeTakeFirst(),
+    );
+    return found !== undefined;
+  }
+
+  /** A turn stopped because this instance was fenced out: ended here, or by the instance that took it over. */
+  private async endFencedOut(turn: Turn, context: ServerCallContext): Promise<void> {
+    const wrote = await retryWhileUnreachable(
+      () => this.endInterrupted(turn.taskId, turn.turnId, this.me, this.options.interruptedNote),
+      { giveUp: () => this.closing },
+    );
+    if (!wrote) await this.deliverStoredEnding(turn, context);
+  }
+
+  /**
+   * The ending another instance wrote for a turn that ran here, to this
+   * process's streams: usually its final event came over the bus already,
+   * and this one is dropped (`TaskEvents`); not when the LISTEN connection was down.
+   */
+  private async deliverStoredEnding(turn: Turn, context: ServerCallContext): Promise<void> {
+    const head = await retryWhileUnreachable(() =>
+      this.options.store.loadHead(turn.taskId, context),
+    );
+    if (!head) return;
+    const task = { id: turn.taskId, contextId: head.contextId };
+    // Working: the next turn has started since; the ending was the interrupted note.
+    const final =
+      head.status && head.status.state !== TaskState.TASK_STATE_WORKING
+        ? head.status
+        : status(
+            TaskState.TASK_STATE_INPUT_REQUIRED,
+            noteMessage(task.id, task.contextId, 'interrupted', this.options.interruptedNote),
+          );
+    this.options.events.deliver(turn.taskId, {
+      event: statusEvent(task, final),
+      turnId: turn.turnId,
+      final: true,
+    });
   }
 
   private inTaskTransaction(taskId: string, write: AlongsideWrite): Promise<unknown> {

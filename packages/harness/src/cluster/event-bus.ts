@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { LOCK_CLASS, type AnyKysely } from '../store/index.js';
+import { retryWhileUnreachable, type AnyKysely } from '../store/index.js';
+import { listenApplicationName, withApplicationName } from './connection-names.js';
 import { EVENTS_TABLE, type ClusterTables } from './tables.js';
 import {
   decodeBody,
@@ -36,9 +37,9 @@ type MessageOf<K extends BusKind> = Extract<BusMessage, { kind: K }>;
 
 /**
  * Events between instances sharing one PostgreSQL, with LISTEN/NOTIFY on one
- * channel. Each instance listens on a connection of its own, which also holds
- * the instance's advisory lock: PostgreSQL releases it when the process dies,
- * which is how the others learn that it did. An instance ignores its own
+ * channel. Each instance listens on a connection of its own; whether an
+ * instance is alive is its lease's business (`InstanceLease`), not this
+ * connection's, which may drop and come back. An instance ignores its own
  * notifications: it has delivered its events locally already.
  *
  * Sending is serialised, so that the events of a turn arrive in order; what
@@ -55,13 +56,15 @@ export class PgEventBus {
   private received: Promise<void> = Promise.resolve();
   private failures = 0;
   private closed = false;
+  /** Set as `close` begins: sends that fail then are not tried again. */
+  private closing = false;
 
   private constructor(private readonly options: EventBusOptions) {
     this.instanceId = options.instanceId;
     this.db = options.db as Kysely<ClusterTables>;
   }
 
-  /** Listens, and holds this instance's lock, before it returns. */
+  /** Listens before it returns. */
   static async connect(options: EventBusOptions): Promise<PgEventBus> {
     const bus = new PgEventBus(options);
     await bus.listen();
@@ -109,8 +112,9 @@ export class PgEventBus {
       .execute();
   }
 
-  /** Sends what is pending, then stops listening; the instance's lock goes with the connection. */
+  /** Sends what is pending, then stops listening. */
   async close(): Promise<void> {
+    this.closing = true;
     await this.flushed();
     this.closed = true;
     await this.received;
@@ -126,7 +130,8 @@ export class PgEventBus {
       const batch = this.pending;
       this.pending = [];
       try {
-        await this.notify(batch);
+        // A lost connection or a restart must not lose a turn's final event for the other instances.
+        await retryWhileUnreachable(() => this.notify(batch), { giveUp: () => this.closing });
       } catch (error) {
         this.options.logger.error(
           { err: error, events: batch.length },
@@ -160,16 +165,18 @@ export class PgEventBus {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.url, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: withApplicationName(
+        this.options.url,
+        listenApplicationName(this.instanceId),
+      ),
+      keepAlive: true,
+    });
     client.on('notification', (notification) => this.receive(notification.payload ?? ''));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query('select pg_advisory_lock($1, hashtext($2))', [
-        LOCK_CLASS.instance,
-        this.instanceId,
-      ]);
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);

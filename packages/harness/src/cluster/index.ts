@@ -6,10 +6,13 @@ import type { TaskEventRelay, TaskEvents } from '../turns/task-events.js';
 import type { SchedulerDeps } from '../turns/turn-scheduler.js';
 import { ClusterTurns } from './cluster-turns.js';
 import { CHANNEL, PgEventBus } from './event-bus.js';
+import { DEFAULT_LEASE_MS, InstanceLease } from './instance-lease.js';
 
 export { createClusterTables } from './tables.js';
 export { ClusterTurns } from './cluster-turns.js';
 export { PgEventBus, CHANNEL, MAX_NOTIFY_BYTES } from './event-bus.js';
+export { DEFAULT_LEASE_MS } from './instance-lease.js';
+export { poolApplicationName, withApplicationName } from './connection-names.js';
 
 /** How often an instance looks for dead instances' turns and for waiting turns nobody runs. */
 export const SWEEP_MS = 1000;
@@ -20,6 +23,10 @@ export interface ClusterOptions {
   logger: Logger;
   /** The note a turn gets when the instance running it died. */
   interruptedNote: string;
+  /** This instance's id: its pool's connections should already carry it (`poolApplicationName`). */
+  instanceId: string;
+  /** How long this instance's lease lasts unrenewed (`DEFAULT_LEASE_MS`). */
+  leaseMs?: number;
 }
 
 /**
@@ -33,17 +40,26 @@ export class Cluster {
   private constructor(
     private readonly options: ClusterOptions,
     readonly bus: PgEventBus,
+    private readonly lease: InstanceLease,
   ) {}
 
-  /** Connects this instance's listening connection, which holds its lock while it lives. */
+  /** Takes this instance's lease, then connects its listening connection. */
   static async join(options: ClusterOptions): Promise<Cluster> {
-    const bus = await PgEventBus.connect({ ...options, instanceId: crypto.randomUUID() });
-    return new Cluster(options, bus);
+    const { db, instanceId, logger } = options;
+    const lease = new InstanceLease(db, instanceId, options.leaseMs ?? DEFAULT_LEASE_MS, logger);
+    await lease.take();
+    const bus = await PgEventBus.connect(options);
+    return new Cluster(options, bus, lease);
   }
 
   /** Whether this instance hears the others (its LISTEN connection is up). */
   get listening(): boolean {
     return this.bus.listening;
+  }
+
+  /** Whether this instance holds its lease: not between being fenced out and taking it again. */
+  get leased(): boolean {
+    return this.lease.held;
   }
 
   get instanceId(): string {
@@ -76,6 +92,7 @@ export class Cluster {
       bus: this.bus,
       logger: this.options.logger,
       interruptedNote: this.options.interruptedNote,
+      lease: this.lease,
     }));
 
   /** What the other instances send is delivered to this process's streams. */
@@ -91,21 +108,24 @@ export class Cluster {
   }
 
   /**
-   * Ends the turns of instances that died, then keeps looking every
-   * `SWEEP_MS`. Returns the tasks whose turns this first sweep ended.
+   * Ends the turns of instances whose lease expired, then keeps looking every
+   * `SWEEP_MS` and renewing this instance's lease. Returns the tasks whose
+   * turns this first sweep ended.
    */
   async start(): Promise<string[]> {
     const turns = this.requireTurns();
     const ended = await turns.sweep();
+    this.lease.startRenewing(() => void turns.fencedOut());
     turns.startSweeping(SWEEP_MS, (tasks) =>
       this.options.logger.warn({ tasks }, 'ended turns of an instance that stopped'),
     );
     return ended;
   }
 
-  /** After the turns in flight have ended: the last events go out, then the connection. */
-  close(): Promise<void> {
-    return this.bus.close();
+  /** After the turns in flight have ended: the lease goes, the last events go out, then the connection. */
+  async close(): Promise<void> {
+    await this.lease.release();
+    await this.bus.close();
   }
 
   private requireTurns(): ClusterTurns {

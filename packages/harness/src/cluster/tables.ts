@@ -3,6 +3,8 @@ import type { AnyKysely } from '../store/index.js';
 
 export const TURNS_TABLE = 'a2a_harness_turns';
 export const EVENTS_TABLE = 'a2a_harness_events';
+/** Made by the harness's migrations (0005), like the tables every database has. */
+export const LEASES_TABLE = 'a2a_harness_instances';
 
 /**
  * A turn waiting or running, one row each, in arrival order (`id`). `instance`
@@ -27,7 +29,14 @@ export interface EventRow {
   created_at: Date;
 }
 
+/** An instance's lease: it is running until `expires_at`, by the database's clock. */
+export interface LeaseRow {
+  instance: string;
+  expires_at: Date;
+}
+
 export interface ClusterTables {
+  [LEASES_TABLE]: LeaseRow;
   [TURNS_TABLE]: Omit<TurnRow, 'id' | 'created_at'> & { id?: string; created_at?: Date };
   [EVENTS_TABLE]: Omit<EventRow, 'id' | 'created_at'> & { id?: string; created_at?: Date };
 }
@@ -58,6 +67,14 @@ export async function createClusterTables(db: AnyKysely): Promise<void> {
     .on(TURNS_TABLE)
     .column('instance')
     .where(sql.ref('instance'), 'is not', null)
+    .execute();
+  // The sweep's look for waiting turns nobody runs reads only these.
+  await db.schema
+    .createIndex(`${TURNS_TABLE}_waiting`)
+    .ifNotExists()
+    .on(TURNS_TABLE)
+    .column('task_id')
+    .where(sql.ref('instance'), 'is', null)
     .execute();
   await db.schema
     .createTable(EVENTS_TABLE)

@@ -20,6 +20,11 @@ export interface HarnessConfig extends ModelsConfig {
   push?: Partial<PushOptions>;
   /** The gRPC binding: served on its own port only when one is given (here or `--grpc-port`). */
   grpc?: { port?: number };
+  /** Instances sharing a PostgreSQL database (docs/scaling.md). */
+  cluster?: {
+    /** How long an instance's lease lasts unrenewed; its turns are taken over after it. */
+    leaseMs?: number;
+  };
 }
 
 const schema = {
@@ -55,6 +60,11 @@ const schema = {
       type: 'object',
       additionalProperties: false,
       properties: { port: { type: 'integer', minimum: 0, maximum: 65535 } },
+    },
+    cluster: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { leaseMs: { type: 'integer', minimum: 1000, maximum: 600000 } },
     },
   },
 } as const;

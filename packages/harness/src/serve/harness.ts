@@ -5,7 +5,12 @@ import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/ser
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { Cluster, createClusterTables } from '../cluster/index.js';
+import {
+  Cluster,
+  createClusterTables,
+  poolApplicationName,
+  withApplicationName,
+} from '../cluster/index.js';
 import { registerBuiltins } from '../commands/builtins/index.js';
 import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
 import type { HarnessConfig } from '../config/config.js';
@@ -106,8 +111,13 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const url = databaseUrl(options.dataDir, options.databaseUrl);
   // On PostgreSQL, instances may share the database: see docs/scaling.md.
   const shared = kindOf(url) === 'postgres';
-  const database = await openDatabase(url, shared ? [createClusterTables] : [], {}, (error) =>
-    logger.warn({ err: error.message }, 'database: lost a connection; the pool opens a new one'),
+  const instanceId = crypto.randomUUID();
+  const database = await openDatabase(
+    shared ? withApplicationName(url, poolApplicationName(instanceId)) : url,
+    shared ? [createClusterTables] : [],
+    {},
+    (error) =>
+      logger.warn({ err: error.message }, 'database: lost a connection; the pool opens a new one'),
   );
   logger.info({ database: redactUrl(url) }, 'database ready');
   const store = new HarnessTaskStore(database.db, {
@@ -120,6 +130,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         db: database.db,
         logger,
         interruptedNote: INTERRUPTED_BY_RESTART,
+        instanceId,
+        leaseMs: config.cluster?.leaseMs,
       })
     : undefined;
   if (cluster) {
@@ -249,7 +261,8 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
           );
       const listening = cluster?.listening;
       return {
-        ready: open && listening !== false,
+        // Fenced out, it takes no turns until it holds a lease again.
+        ready: open && listening !== false && cluster?.leased !== false,
         database: shutdown.signal.aborted ? 'closed' : open ? 'open' : 'unreachable',
         migrated: true,
         ...(cluster ? { listening } : {}),

@@ -33,6 +33,25 @@ const MIGRATIONS: Record<string, Migration> = {
       if (db.getExecutor().adapter instanceof PostgresAdapter) await installCommandFunctionsV3(db);
     },
   },
+  '0005-instance-leases': {
+    async up(db) {
+      // Each instance's lease, for instances sharing a PostgreSQL database
+      // (docs/scaling.md); on SQLite it stays empty.
+      await db.schema
+        .createTable('a2a_harness_instances')
+        .ifNotExists()
+        .addColumn('instance', 'text', (column) => column.primaryKey())
+        .addColumn('expires_at', 'timestamptz', (column) => column.notNull())
+        .execute();
+      // The sweeps look for tasks left submitted or working: without it, a scan of every task.
+      await db.schema
+        .createIndex('a2a_harness_tasks_state')
+        .ifNotExists()
+        .on('tasks')
+        .columns(['status_state', 'status_last_updated'])
+        .execute();
+    },
+  },
   '0006-push-configs': {
     up: (db) => createPushConfigsTable(db as Kysely<PushConfigsTable>),
   },

@@ -1,5 +1,6 @@
 import type { Artifact, StreamResponse } from '@a2a-js/sdk';
 import { AnswersInProgress } from './answers-in-progress.js';
+import { EndedTurns } from './ended-turns.js';
 import { SYNC_WAKES, takeJoined, wakeFairly } from './fair-fan-out.js';
 
 export interface TaskEvent {
@@ -37,6 +38,7 @@ export interface TaskEventRelay {
 export class TaskEvents {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly answers = new AnswersInProgress();
+  private readonly ended = new EndedTurns();
 
   constructor(private readonly relay?: TaskEventRelay) {}
 
@@ -45,8 +47,14 @@ export class TaskEvents {
     this.deliver(taskId, event);
   }
 
-  /** To this process's streams only: what the relay brought from another process. */
+  /**
+   * To this process's streams only: what the relay brought from another
+   * process. Nothing of a turn follows its final event: a turn taken over from
+   * an instance that was paused may still stream there for a moment.
+   */
   deliver(taskId: string, event: TaskEvent): void {
+    if (this.ended.has(taskId, event.turnId)) return;
+    if (event.final) this.ended.add(taskId, event.turnId);
     this.answers.observe(taskId, event);
     for (const listener of this.listeners.get(taskId) ?? []) listener(event);
   }

@@ -158,6 +158,9 @@ export function endingAfterAbort(why: AbortReason, answerSoFar: string): TurnEnd
       return { kind: 'canceled' };
     case 'shutdown':
       return { kind: 'interrupted', note: INTERRUPTED_BY_SHUTDOWN };
+    case 'fenced':
+      // Whoever took the turn over writes it, as for an instance that died.
+      return { kind: 'interrupted', note: INTERRUPTED_BY_RESTART };
     default:
       return unhandled(why);
   }

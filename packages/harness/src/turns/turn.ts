@@ -1,8 +1,11 @@
 import type { TaskStatus } from '@a2a-js/sdk';
 import type { AlongsideWrite } from '../store/index.js';
 
-/** Why a running turn was told to stop before its answer was done. */
-export type AbortReason = 'stopped' | 'canceled' | 'shutdown';
+/**
+ * Why a running turn was told to stop before its answer was done. `fenced`:
+ * this instance's lease expired and the cluster took its turns over.
+ */
+export type AbortReason = 'stopped' | 'canceled' | 'shutdown' | 'fenced';
 
 /** The abort reason a turn's signal carries; named so the model layer reads it as an abort. */
 export class TurnAborted extends Error {
