@@ -65,6 +65,12 @@ export interface FakeOpenAI {
   failNext(count: number, status: number, message?: string): void;
   /** How streamed chat answers go wrong from now on, as a hostile or broken endpoint's do. */
   misbehave(how: Misbehaviour | undefined): void;
+  /**
+   * Streamed answers from now on send their reply, then ` more` every 10 ms
+   * until `release` settles, then finish as usual: a turn that is still
+   * streaming for as long as a test needs, however slow the machine.
+   */
+  streamUntil(release: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -123,6 +129,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const chunkDelayMs = options.chunkDelayMs ?? 0;
   let sequence = 0;
   let misbehaviour: Misbehaviour | undefined;
+  let release: Promise<unknown> | undefined;
 
   async function chat(req: IncomingMessage, res: ServerResponse, body: any): Promise<void> {
     if (typeof body !== 'object' || body === null || typeof body.model !== 'string') {
@@ -212,6 +219,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (closed) return;
       send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
     }
+    if (release) {
+      let released = false;
+      const done = () => (released = true);
+      release.then(done, done);
+      while (!released && !closed) {
+        content(' more');
+        await sleep(10);
+      }
+      if (closed) return;
+    }
     send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
     if (body.stream_options?.include_usage === true) send({ ...base, choices: [], usage });
     if (!closed) res.end('data: [DONE]\n\n');
@@ -288,6 +305,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     },
     misbehave(how) {
       misbehaviour = how;
+    },
+    streamUntil(until) {
+      release = until;
     },
     failNext(count, status, message) {
       for (let i = 0; i < count; i++) {
