@@ -30,6 +30,8 @@ export interface ServeOptions {
   metricsPublic?: boolean;
   /** The credential `/metrics` asks for; API keys do not read it. */
   metricsToken?: string;
+  /** The web chat's build served at `/ui`; the installed `a2a-web-chat`'s by default. */
+  webUiDir?: string;
 }
 
 export interface RunningHarness {
@@ -84,6 +86,7 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       },
     },
     chain,
+    { dir: options.webUiDir },
   );
   startUp.ready(jsonRpcLane({ harness, chain, app }));
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
