@@ -77,7 +77,9 @@ async function untilListening(child: ChildProcess): Promise<HarnessProcess> {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // After the last of stdout has been read, unlike 'exit'.
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const closed = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
   const { url, listeningUrl } = await new Promise<{ url: string; listeningUrl: string }>(
     (resolve, reject) => {
       let buffer = '';
