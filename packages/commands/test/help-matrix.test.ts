@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
 import { EXT, rest, resultOf, rpc, rpcStream, userText, type SseReader } from 'a2a-testing/http';
 
-let agent: RunningAgent;
+/** Turns that end at once, and turns slow enough for /help to land while they run. */
+let quick: RunningAgent;
+let slow: RunningAgent;
 beforeAll(async () => {
-  agent = await startExampleAgent(600);
+  [quick, slow] = await Promise.all([startExampleAgent(0), startExampleAgent(600)]);
 });
-afterAll(() => agent.close());
+afterAll(() => Promise.all([quick.close(), slow.close()]));
 
 type Situation = 'new' | 'idle' | 'in flight' | 'canceled';
 type Method = 'SendMessage' | 'SendStreamingMessage' | 'message:send';
@@ -24,9 +26,13 @@ const expectedState: Record<Situation, string> = {
   canceled: 'TASK_STATE_CANCELED',
 };
 
+/** The agent a situation is arranged on: only an in-flight turn needs to take its time. */
+const agentFor = (situation: Situation) => (situation === 'in flight' ? slow : quick);
+
 /** A task in the situation, and the open stream of its turn when one is in flight. */
 async function arrange(situation: Situation): Promise<{ taskId?: string; turn?: SseReader }> {
   if (situation === 'new') return {};
+  const agent = agentFor(situation);
   const { body } = await rpc(agent.baseUrl, 'SendMessage', { message: userText('hello') });
   const taskId: string = body.result.task.id;
   if (situation === 'canceled') await rpc(agent.baseUrl, 'CancelTask', { id: taskId });
@@ -41,7 +47,12 @@ async function arrange(situation: Situation): Promise<{ taskId?: string; turn?: 
 }
 
 /** Sends /help; returns the reply update (or the Task's status), and the response's header. */
-async function help(method: Method, taskId: string | undefined, extensions: boolean) {
+async function help(
+  agent: RunningAgent,
+  method: Method,
+  taskId: string | undefined,
+  extensions: boolean,
+) {
   const message = userText('/help', taskId ? { taskId } : {});
   if (method === 'SendMessage') {
     const { body, headers } = await rpc(agent.baseUrl, method, { message }, { extensions });
@@ -73,7 +84,7 @@ describe.each(methods)('/help by %s', (method) => {
   describe.each(situations)('on a %s task', (situation) => {
     it.each([true, false])('with A2A-Extensions: %s', async (extensions) => {
       const { taskId, turn } = await arrange(situation);
-      const { task, update, header } = await help(method, taskId, extensions);
+      const { task, update, header } = await help(agentFor(situation), method, taskId, extensions);
 
       if (taskId) expect(task.id).toBe(taskId);
       const status = update?.status ?? task.status;

@@ -151,8 +151,12 @@ describe('a harness whose PostgreSQL goes away', () => {
     // The model is streaming: everything the turn reads before it is read.
     while (!(await events.next()).result.artifactUpdate);
     await postgres.halt();
-    // The answer (200 words at 10 ms) is done within this; its ending cannot be written.
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    // The answer (200 words at 10 ms) ends while the server is down: its ending waits.
+    await harness.logLine(
+      (line) =>
+        line.msg === "database unreachable: the turn's ending is written when it is back" &&
+        line.taskId === task.id,
+    );
     await postgres.resume();
     const rest = await within(events.rest(), 20_000, 'the final event');
     const final = rest.at(-1).result.statusUpdate;

@@ -3,12 +3,16 @@
  * first few are woken in batches, between which the turn and other requests
  * run, and a subscriber woken late gets the answer chunks that piled up as one
  * event. Every subscriber still gets the whole answer and the final event.
+ * The model is the fake OpenAI server, which keeps the answer streaming until
+ * the other caller's command is answered: were that command held up behind the
+ * fan-out, the turn would never end.
  */
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { headers, resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 
@@ -16,12 +20,16 @@ const SUBSCRIBERS = 300;
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
 
 let harness: HarnessProcess;
+let model: FakeOpenAI;
 
 beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-fan-out-'));
+  // Every word its own chunk.
+  model = await startFakeOpenAI({ reply: (request) => `You said: ${request.lastUserText}` });
   const config = writeConfig(dir, {
-    offline: { latencyMs: 1 },
-    // Every word its own chunk: chunks come faster than a batch of wakes runs.
+    providers: [{ name: 'fake', baseUrl: model.baseUrl, models: ['m'] }],
+    defaultModel: 'fake/m',
+    // Every chunk its own event: chunks come faster than a batch of wakes runs.
     turns: { flushMs: 0 },
     limits: { streamsPerPrincipal: SUBSCRIBERS + 10 },
   });
@@ -31,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => {
   harness.child.kill('SIGTERM');
   await harness.exited;
+  await model.close();
 });
 
 /** A SubscribeToTask over a raw socket: cheap enough to open hundreds from one test. */
@@ -82,27 +91,33 @@ describe('fan-out to many streams', () => {
     await Promise.all(subscribers.map((s) => s.opened));
 
     const said = Array.from({ length: 1000 }, (_, i) => `w${i}`).join(' ');
+    let helpAnswered!: () => void;
+    model.streamUntil(new Promise<void>((resolve) => (helpAnswered = resolve)));
     const { events: own } = await rpcStream(harness.url, 'SendStreamingMessage', {
       message: userText(said, { taskId }),
     });
     const ownEvents: any[] = [];
-    let helpAnsweredAt: number | undefined;
+    let help: Promise<unknown> | undefined;
     for (let event = await own.next(); event !== undefined; event = await own.next()) {
       ownEvents.push(resultOf(event));
       if (ownEvents.length === 10) {
         // Another caller's command, sent while the turn streams to every subscriber.
-        void rpc(harness.url, 'SendMessage', {
+        help = rpc(harness.url, 'SendMessage', {
           message: userText('/help', { taskId: other }),
-        }).then(() => (helpAnsweredAt = ownEvents.length));
+        }).then((answer) => {
+          helpAnswered();
+          return answer;
+        });
       }
     }
     const final = ownEvents.at(-1).statusUpdate;
     expect(final.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-    expect(helpAnsweredAt).toBeDefined();
-    expect(helpAnsweredAt!).toBeLessThan(ownEvents.length);
+    expect(await help).toMatchObject({
+      body: { result: { task: { status: { message: { metadata: { command: 'help' } } } } } },
+    });
 
     const answer = textOf(final.status.message);
-    expect(answer).toContain(`You said: ${said}`);
+    expect(answer).toMatch(new RegExp(`^You said: ${said}( more)+$`));
     const seen = await Promise.all(subscribers.map((s) => s.events));
     const chunkCounts = seen.map((events) => events.filter((e) => e.artifactUpdate).length);
     for (const events of seen) {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   server = await spawnHarness(['--data', dir, '--log-level', 'debug']);
   server.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   server.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-}, 60_000);
+});
 
 afterAll(async () => {
   server.child.kill('SIGTERM');
@@ -41,7 +41,7 @@ it('every line is a JSON log line, and refused requests are not logged as errors
   expect((await unversioned.json()).error.code).toBe(-32009);
   // A stream refused before its first event: the SDK printed "Pre-stream error".
   const refused = await post(
-    { 'A2A-Version': '1.0' },
+    { 'A2A-Version': '1.0', 'X-Request-Id': 'refused-stream' },
     {
       jsonrpc: '2.0',
       id: 2,
@@ -50,7 +50,10 @@ it('every line is a JSON log line, and refused requests are not logged as errors
     },
   );
   expect((await refused.json()).error.code).toBe(-32602);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Its last line: everything the two requests logged is out by then, in order.
+  await server.logLine(
+    (line) => line.requestId === 'refused-stream' && String(line.msg).startsWith('request '),
+  );
 
   expect(stderr).toBe('');
   const lines = stdout.split('\n').filter((line) => line !== '');

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rpc, rpcStream, resultOf, userText, waitFor } from 'a2a-testing/http';
+import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
 import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
@@ -34,6 +34,15 @@ describe.each(storeKinds)('on %s', (kind) => {
 
     const second = await spawnHarness(args);
     try {
+      // Said once the turn is ended: at start-up, or on PostgreSQL by a later sweep
+      // when the database had not yet seen the first instance go. Log lines reach
+      // stdout in batches, so the line may come after the task already shows the end.
+      const saidSo = new Set([
+        'ended turns interrupted by the last stop',
+        'ended turns of an instance that stopped',
+      ]);
+      const said = await second.logLine((line) => saidSo.has(String(line.msg)));
+      expect(said.tasks).toEqual([taskId]);
       const task = (await rpc(second.url, 'GetTask', { id: taskId })).body.result;
       expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
       expect(task.status.message.parts[0].text).toMatch(/interrupted/);
@@ -46,18 +55,6 @@ describe.each(storeKinds)('on %s', (kind) => {
       const texts = task.history.map((m: any) => m.parts[0].text as string);
       expect(texts).toContain('a question that takes a while');
       expect(new Set(task.history.map((m: any) => m.messageId)).size).toBe(task.history.length);
-      // Said once the turn is ended: at start-up, or on PostgreSQL by the cluster's first sweep
-      // if it finds the dead instance first. Log lines reach stdout in batches.
-      const saidSo = new Set([
-        'ended turns interrupted by the last stop',
-        'ended turns of an instance that stopped',
-      ]);
-      await waitFor(
-        async () => (second.logs.some((line) => saidSo.has(String(line.msg))) ? true : undefined),
-        'the log line that says the interrupted turn was ended',
-        // A sweep that finds the dead instance after start-up waits out its grace period first.
-        600,
-      );
       // The task goes on.
       const next = (await send(second.url, 'try again', taskId)).body.result.task;
       expect(next.status.message.parts[0].text).toContain('You said: try again');
@@ -116,10 +113,10 @@ it('every log line written while a request is handled carries its request id', a
     });
     expect(response.headers.get('x-request-id')).toBe('trace-42');
     await response.json();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = running.logs.filter((l) => l.requestId === 'trace-42');
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines.find((l) => l.msg === 'request completed')).toMatchObject({
+    const completed = await running.logLine(
+      (l) => l.requestId === 'trace-42' && l.msg === 'request completed',
+    );
+    expect(completed).toMatchObject({
       req: { method: 'POST', url: '/a2a/jsonrpc' },
       res: { statusCode: 200 },
     });
@@ -153,8 +150,7 @@ it("a line logged by the turn a request started (a failed model call) carries th
       }),
     });
     await response.json();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const failed = running.logs.find((l) => l.msg === 'model turn failed');
+    const failed = await running.logLine((l) => l.msg === 'model turn failed');
     expect(failed).toMatchObject({ requestId: 'trace-turn-7', modelId: 'nowhere/m' });
   } finally {
     running.child.kill('SIGTERM');

@@ -95,6 +95,21 @@ function rawGet(
   });
 }
 
+describe('serve() with webUiDir', () => {
+  it('serves /ui from that folder instead of the installed web chat', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'web-ui-'));
+    writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>a build of its own</title>');
+    const harness = await startHarness({ webUiDir: dir });
+    try {
+      const page = await fetch(`${harness.url}/ui/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>a build of its own</title>');
+    } finally {
+      await harness.stop();
+    }
+  });
+});
+
 describe('/ui compression', () => {
   it('sends the script brotli or gzip compressed, as the browser accepts, and plain otherwise', async () => {
     const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');

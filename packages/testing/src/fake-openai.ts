@@ -65,6 +65,12 @@ export interface FakeOpenAI {
   failNext(count: number, status: number, message?: string): void;
   /** How streamed chat answers go wrong from now on, as a hostile or broken endpoint's do. */
   misbehave(how: Misbehaviour | undefined): void;
+  /**
+   * Streamed answers begun from now until `release` settles send their reply,
+   * then ` more` every 100 ms until it settles, then finish as usual: a turn
+   * that is still streaming for as long as a test needs, however slow the machine.
+   */
+  streamUntil(release: Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -123,6 +129,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const chunkDelayMs = options.chunkDelayMs ?? 0;
   let sequence = 0;
   let misbehaviour: Misbehaviour | undefined;
+  let holding: { released: boolean } | undefined;
 
   async function chat(req: IncomingMessage, res: ServerResponse, body: any): Promise<void> {
     if (typeof body !== 'object' || body === null || typeof body.model !== 'string') {
@@ -143,6 +150,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       body,
     };
     const text = typeof reply === 'function' ? reply(info) : reply;
+    const hold = holding;
     const usage = {
       prompt_tokens: messages.reduce((n, m) => n + words(textOf(m?.content)), 0),
       completion_tokens: words(text),
@@ -211,6 +219,13 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (chunkDelayMs > 0) await sleep(chunkDelayMs);
       if (closed) return;
       send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+    }
+    if (hold) {
+      while (!hold.released && !closed) {
+        content(' more');
+        await sleep(100);
+      }
+      if (closed) return;
     }
     send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
     if (body.stream_options?.include_usage === true) send({ ...base, choices: [], usage });
@@ -288,6 +303,15 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     },
     misbehave(how) {
       misbehaviour = how;
+    },
+    streamUntil(release) {
+      const hold = { released: false };
+      holding = hold;
+      const done = () => {
+        hold.released = true;
+        if (holding === hold) holding = undefined;
+      };
+      release.then(done, done);
     },
     failNext(count, status, message) {
       for (let i = 0; i < count; i++) {

@@ -23,6 +23,8 @@ export async function startHarness(
     logger?: Logger;
     metricsPublic?: boolean;
     metricsToken?: string;
+    /** The web chat's build to serve at `/ui`; the installed one by default. */
+    webUiDir?: string;
   } = {},
 ): Promise<TestHarness> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
@@ -37,6 +39,7 @@ export async function startHarness(
     apiKeys: options.apiKeys,
     metricsPublic: options.metricsPublic,
     metricsToken: options.metricsToken,
+    webUiDir: options.webUiDir,
     env: options.env ?? {},
   });
   return { ...running, dataDir };

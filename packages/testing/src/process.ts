@@ -14,8 +14,19 @@ export interface HarnessProcess {
   child: ChildProcess;
   /** Every log line so far, parsed. */
   logs: Record<string, unknown>[];
+  /**
+   * The first log line, logged already or still to come, that `matches`; it
+   * rejects if the process exits first. No deadline of its own: the test's
+   * timeout bounds it, so a busy machine only makes it slower.
+   */
+  logLine(matches: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   exited: Promise<number | null>;
 }
+
+type LogWaiter = {
+  matches: (line: Record<string, unknown>) => boolean;
+  resolve: (line: Record<string, unknown>) => void;
+};
 
 /** The real CLI, from source, as a child process: `a2a-harness serve --port 0 ...`. */
 export async function spawnHarness(
@@ -61,9 +72,14 @@ export async function spawnInstalledHarness(
 /** Reads the JSON log lines of a starting harness until the one that says where it listens. */
 async function untilListening(child: ChildProcess): Promise<HarnessProcess> {
   const logs: Record<string, unknown>[] = [];
+  const waiters = new Set<LogWaiter>();
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // After the last of stdout has been read, unlike 'exit'.
+  const closed = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => resolve(code)),
+  );
   const { url, listeningUrl } = await new Promise<{ url: string; listeningUrl: string }>(
     (resolve, reject) => {
       let buffer = '';
@@ -77,6 +93,11 @@ async function untilListening(child: ChildProcess): Promise<HarnessProcess> {
           try {
             const entry = JSON.parse(line) as Record<string, unknown>;
             logs.push(entry);
+            for (const waiter of waiters) {
+              if (!waiter.matches(entry)) continue;
+              waiters.delete(waiter);
+              waiter.resolve(entry);
+            }
             if (typeof entry.url === 'string' && String(entry.msg).includes('listening')) {
               clearTimeout(timer);
               resolve({ url: entry.url, listeningUrl: `http://127.0.0.1:${String(entry.port)}` });
@@ -89,7 +110,19 @@ async function untilListening(child: ChildProcess): Promise<HarnessProcess> {
       void exited.then((code) => reject(new Error(`harness exited with ${code}: ${stderr}`)));
     },
   );
-  return { url, listeningUrl, child, logs, exited };
+  const logLine = (matches: LogWaiter['matches']) => {
+    const logged = logs.find(matches);
+    if (logged) return Promise.resolve(logged);
+    return new Promise<Record<string, unknown>>((resolve, reject) => {
+      const waiter = { matches, resolve };
+      waiters.add(waiter);
+      void closed.then((code) => {
+        if (!waiters.delete(waiter)) return;
+        reject(new Error(`harness exited with ${code} before the log line came: ${stderr}`));
+      });
+    });
+  };
+  return { url, listeningUrl, child, logs, logLine, exited };
 }
 
 export function writeConfig(dir: string, config: unknown): string {

@@ -1,6 +1,6 @@
 import { generateText, streamText } from 'ai';
 import type { ModelMessage } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOfflineModel, offlineReply, wordDeltas } from './offline.js';
 import { streamModelTurn } from './stream-turn.js';
 
@@ -11,6 +11,10 @@ const conversation: ModelMessage[] = [
 ];
 
 describe('offline model', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('is a v3 language model with the offline/echo id', () => {
     const model = createOfflineModel();
     expect(model.specificationVersion).toBe('v3');
@@ -59,25 +63,35 @@ describe('offline model', () => {
     expect(offlineReply(prompt)).toBe(offlineReply(prompt));
   });
 
-  it('waits latencyMs per token', async () => {
-    const started = Date.now();
-    const deltas: string[] = [];
-    await streamModelTurn({
-      model: createOfflineModel('echo', { latencyMs: 15 }),
-      modelId: 'offline/echo',
-      messages: [{ role: 'user', content: 'one two' }],
-      onDelta: (d) => deltas.push(d),
+  it('waits latencyMs before each token, and not before the opening parts', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { stream } = await createOfflineModel('echo', { latencyMs: 1000 }).doStream({
+      prompt: [{ role: 'user', content: [{ type: 'text', text: 'one two' }] }],
     });
-    // about 20 words at 15 ms each
-    expect(Date.now() - started).toBeGreaterThanOrEqual(deltas.length * 15 - 20);
+    const reader = stream.getReader();
+    const opening: string[] = [];
+    for (let i = 0; i < 3; i++) opening.push((await reader.read()).value?.type ?? 'end');
+    expect(opening).toEqual(['stream-start', 'response-metadata', 'text-start']);
+    for (let token = 0; token < 2; token++) {
+      let delta: string | undefined;
+      const read = reader.read().then(({ value }) => {
+        delta = value?.type;
+      });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(delta).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await read;
+      expect(delta).toBe('text-delta');
+    }
+    await reader.cancel();
   });
 
-  it('stops promptly with an AbortError when the signal aborts', async () => {
+  it('stops at once with an AbortError when the signal aborts, with no wait left behind', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const controller = new AbortController();
     const deltas: string[] = [];
-    const started = Date.now();
     const turn = streamModelTurn({
-      model: createOfflineModel('echo', { latencyMs: 50 }),
+      model: createOfflineModel('echo', { latencyMs: 1000 }),
       modelId: 'offline/echo',
       messages: [{ role: 'user', content: 'a long answer please' }],
       signal: controller.signal,
@@ -86,9 +100,12 @@ describe('offline model', () => {
         if (deltas.length === 2) controller.abort();
       },
     });
-    await expect(turn).rejects.toMatchObject({ name: 'AbortError' });
-    expect(Date.now() - started).toBeLessThan(1000);
+    const settled = turn.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(2000);
+    // No more model time passes: the abort alone ends the turn.
+    expect(await settled).toMatchObject({ name: 'AbortError' });
     expect(deltas).toHaveLength(2);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('rejects doStream at once for an already aborted signal', async () => {

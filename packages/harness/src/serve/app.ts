@@ -21,7 +21,7 @@ import { COMPLETE_PATH } from './completion.js';
 import { jsonRpcChain, type JsonRpcChain } from './jsonrpc-chain.js';
 import { metricsRoute, type MetricsAccess } from './metrics-route.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
-import { webUiRoutes } from './web-ui.js';
+import { webUiRoutes, type WebUiOptions } from './web-ui.js';
 
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
 
@@ -36,6 +36,7 @@ export function createApp(
   logger: Logger,
   observe?: { metrics: PrometheusMetrics; access: MetricsAccess },
   chain: JsonRpcChain = jsonRpcChain(harness, logger),
+  webUi: WebUiOptions = {},
 ): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -91,6 +92,6 @@ export function createApp(
   );
   app.use(JSONRPC_PATH, jsonRpcNotFound, jsonRpcErrors);
   app.use(REST_PATH, restNotFound, restErrors);
-  app.use(webUiRoutes());
+  app.use(webUiRoutes(webUi));
   return app;
 }

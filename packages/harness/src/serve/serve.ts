@@ -33,6 +33,8 @@ export interface ServeOptions {
   metricsToken?: string;
   /** Serve the gRPC binding on this port (0 picks one); the config's `grpc.port` otherwise; off when neither. */
   grpcPort?: number;
+  /** The web chat's build served at `/ui`; the installed `a2a-web-chat`'s by default. */
+  webUiDir?: string;
 }
 
 export interface RunningHarness {
@@ -100,6 +102,7 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       },
     },
     chain,
+    { dir: options.webUiDir },
   );
   startUp.ready(jsonRpcLane({ harness, chain, app }));
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.

@@ -50,7 +50,13 @@ describe('takeJoined', () => {
 describe('wakeFairly', () => {
   it('wakes everyone, in order, in batches that let other work run in between', async () => {
     const woken: number[] = [];
-    for (let i = 0; i < 200; i++) wakeFairly(() => woken.push(i));
+    let lastWoken!: () => void;
+    const allWoken = new Promise<void>((resolve) => (lastWoken = resolve));
+    for (let i = 0; i < 200; i++)
+      wakeFairly(() => {
+        woken.push(i);
+        if (i === 199) lastWoken();
+      });
     expect(woken).toEqual([]);
     // Queued after the first batch: it runs before the rest are woken.
     const between = await new Promise<number>((resolve) =>
@@ -58,7 +64,7 @@ describe('wakeFairly', () => {
     );
     expect(between).toBeGreaterThan(0);
     expect(between).toBeLessThan(200);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await allWoken;
     expect(woken).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
 });

@@ -23,6 +23,7 @@ const WRONG = 'wrong-key-5555555555555555';
 const KEYS = [ALICE, BOB, WRONG];
 
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 let page: Page;
 /** The page's A2A calls (not the card), in order. */
@@ -52,8 +53,9 @@ async function connectWith(key: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   harness = await startHarness({
+    webUiDir,
     apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
   });
   browser = await launchChromium();

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
- * The web chat end to end: the app built with Vite into packages/web/dist
- * (where the harness serves it from), a real harness on loopback with a fake
+ * The web chat end to end: the app built with Vite into a temporary folder
+ * (which the harness serves as its webUiDir), a real harness on loopback with a fake
  * OpenAI-compatible server behind it (two models to choose from), and Debian's
  * Chromium driven by playwright-core. Screenshots go to a temporary folder, or to docs/
  * with UPDATE_SCREENSHOTS=1.
@@ -40,6 +40,7 @@ const PHONE: BrowserContextOptions = {
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 /** Console errors and uncaught exceptions, per page, for the last test. */
 const consoleErrors: string[] = [];
@@ -60,7 +61,7 @@ async function newPage(options: BrowserContextOptions, label: string): Promise<P
 
 beforeAll(async () => {
   mkdirSync(DOCS, { recursive: true });
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast', 'gpt-smart'],
     chunkDelayMs: 25,
@@ -69,6 +70,7 @@ beforeAll(async () => {
       'so the answer grows in place while the model is still writing it.',
   });
   harness = await startHarness({
+    webUiDir,
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
   browser = await launchChromium();
@@ -196,16 +198,21 @@ describe('the web chat at /ui', () => {
         if (text && seen[seen.length - 1] !== text) seen.push(text);
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
+    // The model keeps writing until the page has shown it growing.
+    let release!: () => void;
+    fake.streamUntil(new Promise<void>((resolve) => (release = resolve)));
     const composer = composerOf(page);
     await composer.fill('Tell me about tides');
     await composer.press('Enter');
     const answer = page.locator('.msg--agent').last();
     const final = 'Here is gpt-smart answering "Tell me about tides".';
+    // Several growing partial texts while the model still writes: it streams.
+    await page.waitForFunction(() => (window as unknown as { seen: string[] }).seen.length > 5);
+    expect(await page.locator('.msg--agent[aria-busy]').count()).toBe(1);
+    release();
     await page.locator('.msg--agent:not([aria-busy])', { hasText: 'still writing it.' }).waitFor();
     expect(await answer.textContent()).toContain(final);
     const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
-    // Several growing partial texts before the last: it streamed.
-    expect(seen.length).toBeGreaterThan(5);
     expect(seen[0]!.length).toBeLessThan(seen[seen.length - 1]!.length);
     // The preview was replaced by the final message, not shown twice.
     expect(await page.locator('.bubble--agent').count()).toBe(1);
@@ -385,7 +392,7 @@ describe('errors show inline, and the composer keeps the text', () => {
 
 describe('pointed at another agent (CORS)', () => {
   it('a page served by one harness talks to another on a different origin', async () => {
-    const other = await startHarness();
+    const other = await startHarness({ webUiDir });
     try {
       const page = await newPage(DESKTOP, 'cross-origin');
       await page.goto(`${harness.url}/ui?agent=${encodeURIComponent(other.url)}`);

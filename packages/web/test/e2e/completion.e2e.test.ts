@@ -14,15 +14,17 @@ import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from '
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 let page: Page;
 /** What the agent offers first for `/model `. */
 let firstModel: string;
 
 beforeAll(async () => {
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({ models: ['gpt-fast', 'gpt-smart'], reply: () => 'ok' });
   harness = await startHarness({
+    webUiDir,
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
   browser = await launchChromium();

@@ -17,11 +17,12 @@ const counting = (n: number) => Array.from({ length: n }, (_, i) => `.${i + 1}`)
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['fake-alpha', 'fake-beta'],
     chunkDelayMs: 30,
@@ -29,6 +30,7 @@ beforeAll(async () => {
       lastUserText.startsWith('count') ? counting(1000) : `Short answer to "${lastUserText}".`,
   });
   harness = await startHarness({
+    webUiDir,
     config: { defaultModel: 'openai/fake-alpha' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });

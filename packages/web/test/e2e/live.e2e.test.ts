@@ -17,11 +17,13 @@ import { buildWebChat, composerOf, launchChromium } from './support.js';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 const consoleErrors: string[] = [];
 
 const start = (port?: number, dataDir?: string) =>
   startHarness({
+    webUiDir,
     port,
     dataDir,
     config: { defaultModel: 'openai/gpt-fast' },
@@ -29,7 +31,7 @@ const start = (port?: number, dataDir?: string) =>
   });
 
 beforeAll(async () => {
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast'],
     chunkDelayMs: 20,

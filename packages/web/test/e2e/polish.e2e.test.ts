@@ -57,11 +57,12 @@ const PHONE: BrowserContextOptions = {
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast', 'gpt-smart'],
     chunkDelayMs: 5,
@@ -69,6 +70,7 @@ beforeAll(async () => {
       lastUserText.startsWith('markdown') ? MARKDOWN : `Short answer to "${lastUserText}".`,
   });
   harness = await startHarness({
+    webUiDir,
     config: { defaultModel: 'openai/gpt-fast' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });

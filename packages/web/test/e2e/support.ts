@@ -1,6 +1,7 @@
 /*
- * What the end-to-end files share: the build the harness serves at /ui,
- * Debian's Chromium, axe scans, and the composer's commands.
+ * What the end-to-end files share: the build the harness serves at /ui (made
+ * in a temporary folder, not in the working tree), Debian's Chromium, axe
+ * scans, and the composer's commands.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,8 +15,10 @@ import { build } from 'vite';
 import { expect } from 'vitest';
 
 export const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIST = path.join(WEB_ROOT, 'dist');
-/** Written after a build made here; `vite build` empties `dist`, so any other build removes it. */
+/** One per checkout, shared by the end-to-end files and kept between runs while it is up to date. */
+const BUILD_ID = createHash('sha256').update(WEB_ROOT).digest('hex').slice(0, 12);
+const DIST = path.join(os.tmpdir(), `a2a-web-e2e-${BUILD_ID}`);
+/** Written after a build made here; `vite build` empties its folder, so a failed build leaves none. */
 const STAMP = path.join(DIST, '.e2e-build');
 /** What the build is made from; `a2a-commands` is bundled from its source. */
 const SOURCES = [
@@ -28,10 +31,7 @@ const SOURCES = [
   '../../package-lock.json',
 ].map((source) => path.resolve(WEB_ROOT, source));
 
-const LOCK = path.join(
-  os.tmpdir(),
-  `a2a-web-build-${createHash('sha256').update(WEB_ROOT).digest('hex').slice(0, 12)}.lock`,
-);
+const LOCK = path.join(os.tmpdir(), `a2a-web-build-${BUILD_ID}.lock`);
 /** A lock older than this was left by a run that died. */
 const STALE_LOCK_MS = 5 * 60_000;
 
@@ -76,13 +76,13 @@ async function withBuildLock(work: () => Promise<void>): Promise<void> {
 }
 
 /**
- * What `npm run build` does for this package: the harness serves
- * packages/web/dist. The end-to-end files run in parallel and all need it, so
- * one builds while the others wait, and a build newer than every source is
- * used as it is: rebuilding would empty `dist` under a page another file is
- * loading.
+ * What `npm run build` does for this package, into a temporary folder; its
+ * path, for the harness's `webUiDir`. The end-to-end files run in parallel
+ * and all need it, so one builds while the others wait, and a build newer
+ * than every source is used as it is: rebuilding would empty the folder under
+ * a page another file is loading.
  */
-export async function buildWebChat(): Promise<void> {
+export async function buildWebChat(): Promise<string> {
   await withBuildLock(async () => {
     if (isUpToDate()) return;
     await build({
@@ -90,10 +90,12 @@ export async function buildWebChat(): Promise<void> {
       root: WEB_ROOT,
       logLevel: 'warn',
       mode: 'production',
+      build: { outDir: DIST, emptyOutDir: true },
     });
     mkdirSync(DIST, { recursive: true });
     writeFileSync(STAMP, `${new Date().toISOString()}\n`);
   });
+  return DIST;
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -19,11 +19,12 @@ const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join('\
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+let webUiDir: string;
 let browser: Browser;
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  await buildWebChat();
+  webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast'],
     chunkDelayMs: 40,
@@ -38,6 +39,7 @@ beforeAll(async () => {
             : `Short answer to "${lastUserText}".`,
   });
   harness = await startHarness({
+    webUiDir,
     config: { defaultModel: 'openai/gpt-fast' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
