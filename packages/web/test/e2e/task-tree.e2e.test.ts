@@ -48,7 +48,10 @@ it('lists sub-tasks and forks under their parent, each marked, the parent first'
   for (const row of [rows.nth(1), rows.nth(2)]) {
     await expect.poll(() => row.locator('.reply-task-branch').count()).toBe(1);
     const [parentLeft, childLeft] = await Promise.all([
-      rows.nth(0).locator('a').evaluate((a) => a.getBoundingClientRect().left),
+      rows
+        .nth(0)
+        .locator('a')
+        .evaluate((a) => a.getBoundingClientRect().left),
       row.locator('a').evaluate((a) => a.getBoundingClientRect().left),
     ]);
     expect(childLeft).toBeGreaterThan(parentLeft);
