@@ -7,7 +7,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { buildWebChat, cards, composerOf, launchChromium, runCommand } from './support.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  launchChromium,
+  runCommand,
+} from './support.js';
 
 let harness: TestHarness;
 let browser: Browser;
@@ -24,7 +31,8 @@ afterAll(async () => {
 });
 
 it('lists sub-tasks and forks under their parent, each marked, the parent first', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
   await page.goto(`${harness.url}/ui`);
   await page.getByText('Connected to a2a-harness').waitFor();
   const composer = composerOf(page);
@@ -57,5 +65,6 @@ it('lists sub-tasks and forks under their parent, each marked, the parent first'
     expect(childLeft).toBeGreaterThan(parentLeft);
   }
   expect(await cards(page, 'tasks').count()).toBe(1);
-  await page.close();
+  expect(await axeViolations(page, 'article.reply[data-command="tasks"]')).toEqual([]);
+  await context.close();
 }, 90_000);
