@@ -4,7 +4,9 @@
  * headless Chromium. Figures per answer: the renderer's script time (CDP
  * `ScriptDuration`), and the longest main-thread task while it streams (Long
  * Tasks API). Rounds alternate fresh and long; medians are reported.
- * Target: long ≤ 1.5 × fresh, and no task over 100 ms.
+ * Targets, each printed with pass or fail: the long chat's median script time
+ * ≤ 1.5 × the fresh chat's, and no task over 100 ms while an answer streams in
+ * the long chat, in any round.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -164,7 +166,9 @@ function report(fresh: AnswerCost[], long: AnswerCost[]): void {
     long: figure(long.map((c) => c.longestTaskMs)),
   };
   const ratio = script.long.median / script.fresh.median;
-  const longest = Math.max(...tasks.fresh.rounds, ...tasks.long.rounds);
+  // The target is the long conversation's; the fresh chat's tasks are shown beside it.
+  const longest = Math.max(0, ...tasks.long.rounds);
+  const verdict = (met: boolean) => (met ? 'pass' : 'fail');
   const row = (name: string, f: Figure) =>
     `| ${name} | ${f.median.toFixed(0)} | ${f.min.toFixed(0)}–${f.max.toFixed(0)} |`;
   const lines = [
@@ -180,8 +184,8 @@ function report(fresh: AnswerCost[], long: AnswerCost[]): void {
     row('fresh chat', tasks.fresh),
     row(`after ${ENTRIES} entries`, tasks.long),
     '',
-    `Long ÷ fresh script time: ${ratio.toFixed(2)} × (target ≤ 1.5) — ${ratio <= 1.5 ? 'met' : 'missed'}`,
-    `Longest task: ${longest.toFixed(0)} ms (target ≤ 100) — ${longest <= 100 ? 'met' : 'missed'}`,
+    `Long ÷ fresh script time: ${ratio.toFixed(2)} × (target ≤ 1.5) — ${verdict(ratio <= 1.5)}`,
+    `Longest task while streaming after ${ENTRIES} entries: ${longest.toFixed(0)} ms (target ≤ 100) — ${verdict(longest <= 100)}`,
   ];
   const out = path.join(repoRoot, 'bench/results');
   mkdirSync(out, { recursive: true });

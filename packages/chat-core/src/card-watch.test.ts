@@ -86,3 +86,22 @@ it('says when the agent stops answering and when it answers again', async () => 
   expect(watch.offline).toBe(false);
   expect(events).toEqual(['down', 'back', 'changed']);
 });
+
+it('takes the agent as down when another call says so, and reports it back on the next answer', async () => {
+  const agent = await cardServer();
+  closing.push(() => agent.server.close());
+  const events: string[] = [];
+  const watch = new CardWatch({
+    url: agent.url,
+    etag: '"first"',
+    changed: () => events.push('changed'),
+    reachable: (error) => events.push(error === undefined ? 'back' : `down: ${String(error)}`),
+  });
+  closing.push(() => watch.close());
+  watch.lost('a stream broke');
+  expect(watch.offline).toBe(true);
+  watch.lost('again');
+  await watch.check();
+  expect(watch.offline).toBe(false);
+  expect(events).toEqual(['down: a stream broke', 'back']);
+});

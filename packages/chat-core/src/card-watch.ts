@@ -51,6 +51,20 @@ export class CardWatch {
     return this.reading;
   }
 
+  /**
+   * Another call could not reach the agent: it is taken as down now (reported
+   * once, as a failed read would be), and the card is read at once; the first
+   * read that answers reports it back.
+   */
+  lost(error: unknown): void {
+    if (this.abort.signal.aborted) return;
+    if (this.failures === 0) {
+      this.failures = 1;
+      this.options.reachable?.(error);
+    }
+    void this.check();
+  }
+
   close(): void {
     this.abort.abort();
     clearTimeout(this.timer);

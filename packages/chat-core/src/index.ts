@@ -28,6 +28,7 @@ export {
 } from './api-key-scope.js';
 export { keepShownAnswer } from './keep-shown-answer.js';
 export { shortTaskId } from './short-id.js';
+export { taskTree, type TreeOptions, type TreeTask } from './task-tree.js';
 export { KEEP_TEXT, type TextFilter } from './text-filter.js';
 export { isAgentMessage, isUserMessage, textOf, userCommandOf } from './messages.js';
 export {

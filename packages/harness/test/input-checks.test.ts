@@ -119,8 +119,16 @@ describe('item 18: malformed messages are refused before anything is stored', ()
       { ...base(), role: 'ROLE_AGENT', parts: [{ text: '/help' }] },
       /ROLE_USER/,
     ],
-    ['a 500 KB contextId', { ...base(), contextId: 'c'.repeat(500_000) }, /limits\.idChars/],
-    ['a 300-character message id', { ...base(), messageId: 'm'.repeat(300) }, /limits\.idChars/],
+    [
+      'a 500 KB contextId',
+      { ...base(), contextId: 'c'.repeat(500_000) },
+      /^message\.contextId is too long: an id can be at most 256 characters\.$/,
+    ],
+    [
+      'a 300-character message id',
+      { ...base(), messageId: 'm'.repeat(300) },
+      /^message\.messageId is too long: an id can be at most 256 characters\.$/,
+    ],
   ];
 
   it.each(cases)('%s, on JSON-RPC', async (_name, message, reason) => {

@@ -240,7 +240,7 @@ describe('the default limits', () => {
       harness.url,
       (taskId) => wireMessage(parts(64), taskId),
       (taskId) => wireMessage(parts(65), taskId),
-      /^The message has 65 parts; the limit \(limits\.partsPerMessage\) is 64\.$/,
+      /^The message has 65 parts; a message can have at most 64\.$/,
     );
   });
 
@@ -254,7 +254,7 @@ describe('the default limits', () => {
       harness.url,
       (taskId) => wireMessage(split(100_000), taskId),
       (taskId) => wireMessage(split(100_001), taskId),
-      /^The message has more than 100000 characters of text; the limit \(limits\.textChars\) is 100000\.$/,
+      /^The message is too long: messages can be at most 100,000 characters\.$/,
     );
   });
 
@@ -286,7 +286,7 @@ describe('the default limits', () => {
     expect(overRest.error?.status).toBe('FAILED_PRECONDITION');
     for (const over of [overRpc, overRest]) {
       expect(over.error?.message).toBe(
-        `Task ${taskId} already has 16 messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
+        `Task ${taskId} already has 16 messages waiting for the model, as many as a task can hold; wait for the current turn to finish.`,
       );
     }
     expect(userMessageIds(await historyOf(harness.url, taskId))).toEqual(before);
@@ -304,8 +304,7 @@ describe('the default limits', () => {
     const restAtLimit = await postRaw(restUrl, paddedBody(mib, asRest));
     expect(restAtLimit.json.task.status.message.metadata).toEqual({ command: 'help' });
 
-    const message =
-      'The request body is larger than the limit (limits.bodyBytes) of 1048576 bytes.';
+    const message = 'The request is too large: a request can be at most 1,048,576 bytes.';
     const rpcOver = await postRaw(rpcUrl, paddedBody(mib + 1, asJsonRpc));
     expect(rpcOver.status).toBe(413);
     expect(rpcOver.contentType).toMatch(/^application\/json/);
@@ -381,13 +380,13 @@ describe('configured limits', () => {
       harness.url,
       (taskId) => wireMessage(texts(1, 1, 1), taskId),
       (taskId) => wireMessage(texts(1, 1, 1, 1), taskId),
-      /the limit \(limits\.partsPerMessage\) is 3\.$/,
+      /^The message has 4 parts; a message can have at most 3\.$/,
     );
     await expectLimit(
       harness.url,
       (taskId) => wireMessage(texts(700, 800), taskId),
       (taskId) => wireMessage(texts(700, 801), taskId),
-      /more than 1500 characters of text; the limit \(limits\.textChars\) is 1500\.$/,
+      /^The message is too long: messages can be at most 1,500 characters\.$/,
     );
     await expectLimit(
       harness.url,
@@ -422,7 +421,7 @@ describe('configured limits', () => {
     const over = await postRaw(url, paddedBody(4 * 1024 * 1024 + 1, asJsonRpc));
     expect(over.status).toBe(413);
     expect(over.json.error.message).toBe(
-      'The request body is larger than the limit (limits.bodyBytes) of 4194304 bytes.',
+      'The request is too large: a request can be at most 4,194,304 bytes.',
     );
     await expectStillServing(harness.url);
   });

@@ -172,7 +172,7 @@ function expectRpcAnswer(answer: Answer, expected: Expectation): { result?: any;
   const envelope = expectRpcEnvelope(JSON.parse(answer.text), expected);
   if (answer.status === 413) {
     expect(envelope.error?.code).toBe(-32600);
-    expect(envelope.error?.message).toContain('limits.bodyBytes');
+    expect(envelope.error?.message).toContain('a request can be at most');
   }
   return [envelope];
 }

@@ -1,7 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
-import { readCommands, refreshCard, type CommandSpec } from 'a2a-commands/client';
+import { readCommands, type CommandSpec } from 'a2a-commands/client';
 import { readCompletion, type CommandCompletionParams } from 'a2a-commands/client/completion';
-import { CARD_REFRESH_MS, reconnectDelayMs } from 'a2a-chat-core';
+import { CardWatch } from 'a2a-chat-core';
 import { describeError } from './errors.js';
 
 export { CARD_REFRESH_MS, reconnectDelayMs } from 'a2a-chat-core';
@@ -17,93 +17,59 @@ export interface AgentWatchTarget {
 }
 
 /**
- * Keeps the terminal chat current with its agent: the card is read again
- * every `refreshMs`, conditionally (its ETag, a 304 when unchanged), so that
- * commands added or removed show without restarting the chat; a read that
- * cannot reach the agent marks it offline and retries with a growing delay,
- * and the first answer after that reconnects. The card is public: no key.
+ * Keeps the terminal chat current with its agent. When and how the card is
+ * read again (its ETag, the backoff while the agent is down) is a2a-chat-core's
+ * `CardWatch`, as in every client; this adds what the terminal makes of it:
+ * the commands when they changed, and the link's state in the top line.
  */
 export class AgentWatch {
-  private etag: string | undefined;
   private signature: string;
-  private failures = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private reading = false;
-  private readonly abort = new AbortController();
+  private readonly cards: CardWatch;
 
   constructor(
-    private readonly url: string,
+    url: string,
     card: AgentCard,
-    private readonly target: AgentWatchTarget,
-    private readonly options: { refreshMs?: number; fetch?: typeof fetch } = {},
+    target: AgentWatchTarget,
+    options: { refreshMs?: number; fetch?: typeof fetch } = {},
   ) {
     this.signature = signatureOf(card);
+    this.cards = new CardWatch({
+      url,
+      refreshMs: options.refreshMs,
+      fetch: options.fetch,
+      changed: (next) => {
+        const signature = signatureOf(next);
+        if (signature === this.signature) return;
+        this.signature = signature;
+        target.commandsChanged(readCommands(next), readCompletion(next));
+      },
+      reachable: (error) => {
+        if (error !== undefined) {
+          target.linkChanged(describeError(error));
+          return;
+        }
+        target.linkChanged(undefined);
+        target.reconnected();
+      },
+    });
   }
 
   /** Whether the agent is taken to be down now. */
   get offline(): boolean {
-    return this.failures > 0;
+    return this.cards.offline;
   }
 
   start(): void {
-    this.schedule();
+    this.cards.start();
   }
 
   /** Another call could not reach the agent: check now rather than at the next tick. */
   checkNow(): void {
-    void this.read();
+    void this.cards.check();
   }
 
   close(): void {
-    this.abort.abort();
-    clearTimeout(this.timer);
-  }
-
-  private schedule(): void {
-    if (this.abort.signal.aborted) return;
-    clearTimeout(this.timer);
-    const wait = this.offline
-      ? reconnectDelayMs(this.failures - 1)
-      : (this.options.refreshMs ?? CARD_REFRESH_MS);
-    this.timer = setTimeout(() => void this.read(), wait);
-    this.timer.unref?.();
-  }
-
-  private async read(): Promise<void> {
-    if (this.reading || this.abort.signal.aborted) return;
-    this.reading = true;
-    clearTimeout(this.timer);
-    try {
-      const read = await refreshCard(this.url, {
-        etag: this.etag,
-        fetch: this.options.fetch,
-        signal: this.abort.signal,
-      });
-      if (this.abort.signal.aborted) return;
-      if (read.changed) {
-        this.etag = read.etag;
-        const signature = signatureOf(read.card);
-        if (signature !== this.signature) {
-          this.signature = signature;
-          this.target.commandsChanged(readCommands(read.card), readCompletion(read.card));
-        }
-      }
-      if (this.failures > 0) {
-        this.failures = 0;
-        this.target.linkChanged(undefined);
-        this.target.reconnected();
-      }
-    } catch (error) {
-      if (this.abort.signal.aborted) return;
-      // Only an agent that does not answer (fetch failed) is an outage; an HTTP error is not.
-      if (error instanceof TypeError) {
-        this.failures += 1;
-        if (this.failures === 1) this.target.linkChanged(describeError(error));
-      }
-    } finally {
-      this.reading = false;
-      this.schedule();
-    }
+    this.cards.close();
   }
 }
 

@@ -1,3 +1,4 @@
+import { taskTree } from 'a2a-chat-core';
 import { sanitizeLine } from './sanitize.js';
 import type { Entry } from './transcript.js';
 
@@ -10,6 +11,10 @@ export interface Choice {
   label: string;
   detail: string;
   current: boolean;
+  /** For a task: 0 at the top, 1 for a sub-task or fork of the task above it, and so on. */
+  depth?: number;
+  /** For a task: a copy made by `/fork`. */
+  fork?: boolean;
 }
 
 /** A reply whose data can be picked from: models to switch to, or tasks to open. */
@@ -42,10 +47,13 @@ export function modelChoices(data: unknown): Choice[] | undefined {
   return choices.length > 0 ? choices : undefined;
 }
 
-/** `/tasks`'s data part, `{tasks: [{id, title, state, current}]}`, as choices. */
+/**
+ * `/tasks`'s data part, `{tasks: [{id, title, state, current, parent?, fork?}]}`,
+ * as choices in tree order: sub-tasks and forks under the task they came from.
+ */
 export function taskChoices(data: unknown): Choice[] | undefined {
   if (!isObject(data) || !Array.isArray(data.tasks)) return undefined;
-  const choices: Choice[] = [];
+  const choices: Array<Choice & { parent?: string }> = [];
   for (const task of data.tasks as unknown[]) {
     if (!isObject(task) || typeof task.id !== 'string' || task.id === '') continue;
     const state = typeof task.state === 'string' ? task.state : '';
@@ -59,9 +67,13 @@ export function taskChoices(data: unknown): Choice[] | undefined {
           .replace(/_/g, ' '),
       ),
       current: task.current === true,
+      parent: typeof task.parent === 'string' ? task.parent : undefined,
+      fork: task.fork === true,
     });
   }
-  return choices.length > 0 ? choices : undefined;
+  return choices.length > 0
+    ? taskTree(choices).map(({ parent: _parent, ...choice }) => choice)
+    : undefined;
 }
 
 /** The choices a reply offers, when it is a `/model` or `/tasks` reply with usable data. */

@@ -406,7 +406,9 @@ export class ChatController implements AgentWatchTarget {
         ? `Task ${shortId(taskId)} was not found on this agent.`
         : error instanceof ApiKeyRefusedError
           ? `${error.message} Start the chat again with the right key (--api-key or A2A_API_KEY).`
-          : `The agent did not answer: ${describeError(error)}`;
+          : error instanceof TypeError
+            ? `The agent did not answer: ${describeError(error)}`
+            : `The agent refused it: ${describeError(error)}`;
     this.store.note(key, text, 'error');
   }
 

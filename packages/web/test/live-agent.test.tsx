@@ -18,6 +18,7 @@ import { task } from './fixtures.js';
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 const offline = () => new TypeError('Failed to fetch');
@@ -66,19 +67,51 @@ describe('showsActivity: another client at work on the open task', () => {
   });
 });
 
-/** A session whose card reads follow `answers` in turn (the last one repeats). */
-function sessionReading(answers: (() => Promise<boolean>)[]): AgentSession {
+/**
+ * A session, and the agent's card endpoint as `fetch` sees it: each read of the
+ * card takes the next of `answers` (the last one repeats): `same` is a 304,
+ * `new` a card with other commands (and a new ETag), `down` a fetch that fails.
+ */
+function sessionReading(answers: Array<() => 'same' | 'new' | 'down'>): {
+  session: AgentSession;
+  reads: () => number;
+} {
   let call = 0;
-  return {
+  let version = 1;
+  const fetchCard = vi.fn(async (_url: unknown, init?: RequestInit) => {
+    const answer = answers[Math.min(call++, answers.length - 1)]!();
+    if (answer === 'down') throw offline();
+    if (answer === 'new') version += 1;
+    const etag = `"v${version}"`;
+    if (new Headers(init?.headers).get('if-none-match') === etag)
+      return new Response(null, { status: 304 });
+    return new Response(JSON.stringify({ ...CARD, version: String(version) }), {
+      headers: { etag, 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchCard);
+  const session = {
     url: 'http://agent.test',
-    refreshCard: vi.fn(() => answers[Math.min(call++, answers.length - 1)]!()),
+    cardEtag: '"v1"',
+    takeCard: vi.fn(() => true),
   } as unknown as AgentSession;
+  return { session, reads: () => fetchCard.mock.calls.length };
 }
+
+const CARD = {
+  name: 'agent',
+  description: '',
+  supportedInterfaces: [],
+  capabilities: {},
+  defaultInputModes: [],
+  defaultOutputModes: [],
+  skills: [],
+};
 
 describe('useLiveAgent', () => {
   it('moves cardVersion when a re-read finds new commands', async () => {
     vi.useFakeTimers();
-    const session = sessionReading([async () => false, async () => true, async () => false]);
+    const { session } = sessionReading([() => 'same', () => 'new', () => 'same']);
     const { result } = renderHook(() => useLiveAgent(session, 1000));
     await act(() => vi.advanceTimersByTimeAsync(1000));
     expect(result.current.cardVersion).toBe(0);
@@ -89,7 +122,7 @@ describe('useLiveAgent', () => {
 
   it('reads the card at once when the window gets focus', async () => {
     vi.useFakeTimers();
-    const session = sessionReading([async () => true]);
+    const { session } = sessionReading([() => 'new']);
     const { result } = renderHook(() => useLiveAgent(session, 60_000));
     await act(async () => {
       window.dispatchEvent(new Event('focus'));
@@ -101,17 +134,11 @@ describe('useLiveAgent', () => {
   it('an unreachable agent is offline, retried with backoff, and its return moves reconnects', async () => {
     vi.useFakeTimers();
     let up = true;
-    const session = sessionReading([
-      async () => {
-        if (!up) throw offline();
-        return false;
-      },
-    ]);
+    const { session, reads } = sessionReading([() => (up ? 'same' : 'down')]);
     const { result } = renderHook(() => useLiveAgent(session, 10_000));
     up = false;
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(result.current.offline?.title).toBe("Can't reach the agent");
-    const reads = () => vi.mocked(session.refreshCard).mock.calls.length;
     expect(reads()).toBe(1);
     // Retried after 0.5 s, then 1 s: well before the 10 s period.
     await act(() => vi.advanceTimersByTimeAsync(500));
@@ -127,11 +154,7 @@ describe('useLiveAgent', () => {
 
   it('an outage another call reports is checked at once; a refusal is not an outage', async () => {
     vi.useFakeTimers();
-    const session = sessionReading([
-      async () => {
-        throw offline();
-      },
-    ]);
+    const { session, reads } = sessionReading([() => 'down']);
     const { result } = renderHook(() => useLiveAgent(session, 60_000));
     act(() =>
       result.current.reportUnreachable({
@@ -150,7 +173,24 @@ describe('useLiveAgent', () => {
       await vi.advanceTimersByTimeAsync(0);
     });
     expect(result.current.offline?.unreachable).toBe(true);
-    expect(vi.mocked(session.refreshCard)).toHaveBeenCalledTimes(1);
+    expect(reads()).toBe(1);
+  });
+
+  it('an agent that answers again after another call reported it down moves reconnects', async () => {
+    vi.useFakeTimers();
+    const { session, reads } = sessionReading([() => 'same']);
+    const { result } = renderHook(() => useLiveAgent(session, 60_000));
+    await act(async () => {
+      result.current.reportUnreachable({
+        title: "Can't reach the agent",
+        detail: 'The stream broke.',
+        unreachable: true,
+      });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(reads()).toBe(1);
+    expect(result.current.offline).toBeUndefined();
+    expect(result.current.reconnects).toBe(1);
   });
 });
 

@@ -7,6 +7,7 @@ import {
 import type { IncomingMessage } from 'node:http';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { closeAfterResponse } from './connections.js';
+import { limitWords } from '../config/limit-words.js';
 
 /*
  * The SDK's handlers parse bodies with `express.json()` and its fixed 100 kB
@@ -41,7 +42,7 @@ function isMalformedJson(error: unknown): boolean {
 }
 
 function tooLargeMessage(bodyBytes: number): string {
-  return `The request body is larger than the limit (limits.bodyBytes) of ${bodyBytes} bytes.`;
+  return limitWords.bodyBytes(bodyBytes);
 }
 
 /** The protocol error for a body that could not be read, other than malformed JSON. */

@@ -15,6 +15,7 @@ import { ForwardingHandler } from './forwarding-handler.js';
 import type { Limits } from '../config/limits.js';
 import { checkListTasksRequest } from './list-tasks-checks.js';
 import { checkMessageContent } from './message-shape.js';
+import { limitWords } from '../config/limit-words.js';
 
 export type MessageLimits = Pick<Limits, 'partsPerMessage' | 'textChars' | 'idChars'>;
 
@@ -38,18 +39,14 @@ export function checkMessageLimits(message: Message | undefined, limits: Message
   if (!message) return;
   const parts = message.parts.length;
   if (parts > limits.partsPerMessage) {
-    throw new RequestMalformedError(
-      `The message has ${parts} parts; the limit (limits.partsPerMessage) is ${limits.partsPerMessage}.`,
-    );
+    throw new RequestMalformedError(limitWords.partsPerMessage(parts, limits.partsPerMessage));
   }
   let chars = 0;
   for (const part of message.parts) {
     if (part.content?.$case !== 'text') continue;
     chars += codePointsUpTo(part.content.value, limits.textChars - chars + 1);
     if (chars > limits.textChars) {
-      throw new RequestMalformedError(
-        `The message has more than ${limits.textChars} characters of text; the limit (limits.textChars) is ${limits.textChars}.`,
-      );
+      throw new RequestMalformedError(limitWords.textChars(limits.textChars));
     }
   }
 }

@@ -1,6 +1,7 @@
 import { ContentTypeNotSupportedError, RequestMalformedError } from '@a2a-js/sdk/errors';
 import { Role, type Message } from '@a2a-js/sdk';
 import type { Limits } from '../config/limits.js';
+import { limitWords } from '../config/limit-words.js';
 
 /*
  * The SDK's readers coerce what they are given (`{text: {}}`
@@ -89,9 +90,7 @@ export function checkMessageContent(
         `message.${field} must not contain a NUL character (U+0000).`,
       );
     if (id.length > limits.idChars)
-      throw new RequestMalformedError(
-        `message.${field} is longer than ${limits.idChars} characters (limits.idChars).`,
-      );
+      throw new RequestMalformedError(limitWords.idChars(field, limits.idChars));
   }
   for (const part of message.parts) {
     const kind = part.content?.$case;

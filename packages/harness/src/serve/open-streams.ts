@@ -6,6 +6,7 @@ import { requestLog, responseOf } from '../request-scope.js';
 import type { ApiKeys } from './api-keys.js';
 import { Principal } from './auth.js';
 import { ForwardingHandler } from './forwarding-handler.js';
+import { limitWords } from '../config/limit-words.js';
 
 export const REVOKED_STREAM_MESSAGE =
   'Unauthenticated: the API key this stream was opened with has been revoked; the stream is closed.';
@@ -89,9 +90,7 @@ export class OpenStreams extends ForwardingHandler {
     let streams = this.byPrincipal.get(principal);
     if (!streams) this.byPrincipal.set(principal, (streams = new Set()));
     if (streams.size >= this.limits.streamsPerPrincipal) {
-      throw new UnsupportedOperationError(
-        `Too many open streams: ${streams.size} are open for this caller, the most that limits.streamsPerPrincipal allows; close one first.`,
-      );
+      throw new UnsupportedOperationError(limitWords.streamsPerPrincipal(streams.size));
     }
     let ending: Error | undefined;
     let wake: (() => void) | undefined;

@@ -4,6 +4,7 @@ import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql, type Kysely } from 'kysely';
 import type { Owner } from './owner.js';
 import { MESSAGES_TABLE, toRow, type MessagesTable } from './messages-table.js';
+import { limitWords } from '../config/limit-words.js';
 
 /**
  * A command would copy more history into new tasks than the owner's quota
@@ -19,9 +20,7 @@ export class HistoryQuotaError extends UnsupportedOperationError {
     readonly stored: number,
     readonly quota: number,
   ) {
-    super(
-      `This would store ${adding} more characters of history, and your tasks already hold ${stored} of the ${quota} allowed (limits.historyCharsPerOwner).`,
-    );
+    super(limitWords.historyCharsPerOwner(adding, stored, quota));
   }
 }
 

@@ -6,6 +6,7 @@ import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
 import type { TaskEvents } from './task-events.js';
 import type { Turn } from './turn.js';
 import type { TurnEndings } from './turn-endings.js';
+import { limitWords } from '../config/limit-words.js';
 
 /** A turn as the request that asked for it knows it. */
 export interface TurnRequest {
@@ -40,9 +41,7 @@ export interface Admission {
 
 /** limits.queuedPerTask is reached: -32004, with a message that says what to do. */
 export function queueFullError(taskId: string, limit: number): UnsupportedOperationError {
-  return new UnsupportedOperationError(
-    `Task ${taskId} already has ${limit} messages waiting for the model, the most that limits.queuedPerTask allows; wait for the current turn to finish.`,
-  );
+  return new UnsupportedOperationError(limitWords.queuedPerTask(taskId, limit));
 }
 
 /** Writes the canceled state, with `alongside` in the same transaction. */

@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic */
 import { Box, Text } from 'ink';
-import { PICKER_ROWS, type ChoiceSet } from '../choices.js';
+import { PICKER_ROWS, type Choice, type ChoiceSet } from '../choices.js';
 import { shortId } from '../views.js';
 import { windowStart } from './CompletionList.js';
 
@@ -19,7 +19,10 @@ export function Picker({ set, selected }: PickerProps) {
   const { choices } = set;
   const start = active ? windowStart(choices.length, selected, PICKER_ROWS) : 0;
   const shown = choices.slice(start, start + PICKER_ROWS);
-  const labelWidth = Math.min(48, Math.max(...shown.map((choice) => choice.label.length)));
+  const labelWidth = Math.min(
+    48,
+    Math.max(...shown.map((choice) => branchOf(choice).length + choice.label.length)),
+  );
   return (
     <Box flexDirection="column">
       {shown.map((choice, offset) => {
@@ -30,6 +33,7 @@ export function Picker({ set, selected }: PickerProps) {
             <Text color={choice.current ? 'green' : undefined}>{choice.current ? '● ' : '○ '}</Text>
             <Box width={labelWidth + 2} flexShrink={1}>
               <Text color={highlighted ? 'cyan' : undefined} wrap="truncate-end">
+                {branchOf(choice)}
                 {choice.label}
               </Text>
             </Box>
@@ -55,4 +59,11 @@ export function Picker({ set, selected }: PickerProps) {
       )}
     </Box>
   );
+}
+
+/** A sub-task (`↳`) or a fork (`⑂`) hangs under the task above it, indented by depth. */
+function branchOf(choice: Choice): string {
+  const depth = choice.depth ?? 0;
+  if (depth === 0) return '';
+  return `${'  '.repeat(depth - 1)}${choice.fork ? '⑂' : '↳'} `;
 }

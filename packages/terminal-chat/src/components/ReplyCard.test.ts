@@ -79,6 +79,41 @@ describe('ReplyCard', () => {
     expect(frame(app)).toContain('○ /spawn haiku  completed · 12cd34ef');
   });
 
+  it('/tasks as a tree: sub-tasks and forks under the task they came from, never above it', async () => {
+    const main = '019ade2f-4c1a-7b3e-9f00-3a1b2c3d4e5f';
+    const task = (id: string, title: string, extra = {}) => ({
+      id,
+      title,
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      current: id === main,
+      ...extra,
+    });
+    // Newest activity first, as the harness sends it: the sub-task ahead of its parent.
+    const data = {
+      tasks: [
+        task('019ade2f-4c1a-7d21-8a77-000000000001', '/spawn haiku', { parent: main }),
+        task('019ade2f-4c1a-7d21-8a77-000000000002', 'deeper', {
+          parent: '019ade2f-4c1a-7d21-8a77-000000000001',
+        }),
+        task(main, 'Main'),
+        task('019ade2f-4c1a-7d21-8a77-000000000003', 'Fork of Main', { parent: main, fork: true }),
+        task('019ade2f-4c1a-7d21-8a77-000000000004', 'Other'),
+      ],
+    };
+    app = await renderInk(createElement(ReplyCard, { entry: reply('tasks', 'Tasks:', { data }) }));
+    const rows = frame(app)
+      .split('\n')
+      .slice(2)
+      .map((line) => line.replace(/\s+input required · \w+$/, ''));
+    expect(rows).toEqual([
+      '┃   ● Main',
+      '┃   ○ ↳ /spawn haiku',
+      '┃   ○   ↳ deeper',
+      '┃   ○ ⑂ Fork of Main',
+      '┃   ○ Other',
+    ]);
+  });
+
   it('/tasks as the harness words it: the list shows once, as the picker', async () => {
     const main = '019ade2f-4c1a-7b3e-9f00-3a1b2c3d4e5f';
     const sub = '019ade2f-4c1a-7d21-8a77-90ab12cd34ef';

@@ -98,7 +98,7 @@ export class AgentSession {
     private readonly fetchImpl: typeof fetch,
   ) {}
 
-  /** The card, as last read: {@link refreshCard} replaces it when the agent's changes. */
+  /** The card, as last read: {@link takeCard} replaces it when the agent's changes. */
   get card(): AgentCard {
     return this.shown.card;
   }
@@ -166,18 +166,20 @@ export class AgentSession {
     return new AgentSession(url, client, shownCard(card, etag), fetchImpl);
   }
 
+  /** The ETag of the card as first read: where a2a-chat-core's `CardWatch` starts. */
+  get cardEtag(): string | undefined {
+    return this.shown.etag;
+  }
+
   /**
-   * Reads the card again, conditionally (its ETag in `If-None-Match`), so an
-   * open chat follows the commands the agent adds or removes. Resolves true
-   * when the commands (or their completion) changed; fails when the agent
-   * cannot be reached, which is how the chat notices an outage. An agent with
-   * an extended card keeps the commands it gave with the key.
+   * Takes a card read again (by `CardWatch`, when its ETag changed), so an
+   * open chat follows the commands the agent adds or removes. True when the
+   * commands (or their completion) changed. An agent with an extended card
+   * keeps the commands it gave with the key.
    */
-  async refreshCard(signal?: AbortSignal): Promise<boolean> {
-    const read = await refreshCard(this.url, { etag: this.shown.etag, signal });
-    if (!read.changed) return false;
+  takeCard(card: AgentCard): boolean {
     if (this.shown.card.capabilities?.extendedAgentCard) return false;
-    const next = shownCard(read.card, read.etag);
+    const next = shownCard(card, this.shown.etag);
     const changed = next.signature !== this.shown.signature;
     this.shown = next;
     return changed;

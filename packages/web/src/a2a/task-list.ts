@@ -1,4 +1,5 @@
 import type { Task, TaskState } from '@a2a-js/sdk';
+import { taskTree } from 'a2a-chat-core';
 import type { KnownTask } from './known-tasks.js';
 import { forkOriginOf } from './fork-of.js';
 import { parentOf, titleOf } from './messages.js';
@@ -55,33 +56,15 @@ export function taskRows(known: readonly KnownTask[], listed: readonly Task[]): 
     });
   }
 
-  const children = new Map<string, TaskRow[]>();
-  const roots: TaskRow[] = [];
-  for (const row of rows.values()) {
-    const parent = row.parentId;
-    if (parent && parent !== row.id && rows.has(parent)) {
-      const siblings = children.get(parent) ?? [];
-      siblings.push(row);
-      children.set(parent, siblings);
-    } else {
-      roots.push({ ...row, parentId: undefined });
-    }
-  }
-  roots.sort((a, b) => b.updated - a.updated);
-
-  const ordered: TaskRow[] = [];
-  const placed = new Set<string>();
-  const place = (row: TaskRow, depth: number) => {
-    if (placed.has(row.id)) return;
-    placed.add(row.id);
-    ordered.push({ ...row, depth });
-    const kids = (children.get(row.id) ?? []).slice().sort((a, b) => a.updated - b.updated);
-    for (const kid of kids) place(kid, depth + 1);
-  };
-  for (const root of roots) place(root, 0);
-  // A cycle of parents has no root: list what is left at the top level.
-  for (const row of rows.values()) place({ ...row, parentId: undefined }, 0);
-  return ordered;
+  // Newest first at the top; a task's sub-tasks oldest first, in the order they were started.
+  const newestFirst = [...rows.values()].sort((a, b) => b.updated - a.updated);
+  return taskTree(
+    newestFirst.map((row) => ({ ...row, parent: row.parentId })),
+    { childOrder: (a, b) => a.updated - b.updated },
+  ).map(({ parent: _parent, ...row }) => ({
+    ...row,
+    parentId: row.depth === 0 ? undefined : row.parentId,
+  }));
 }
 
 /** The contexts to list, most recently seen first, each once. */

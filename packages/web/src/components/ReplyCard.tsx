@@ -1,6 +1,8 @@
-import { shortTaskId } from 'a2a-chat-core';
+import { shortTaskId, taskTree } from 'a2a-chat-core';
+import type { CSSProperties } from 'react';
 import type { ReplyEntry } from '../a2a/transcript.js';
 import { taskHref } from '../state/task-hash.js';
+import { ForkIcon } from './ForkIcon.js';
 import { ModelPicker } from './ModelPicker.js';
 import { HelpTable } from './HelpTable.js';
 import { asCommandList, asModelData, asTaskList, isErrorReply, summaryOf } from './reply-view.js';
@@ -94,12 +96,17 @@ function ReplyBody({
       <>
         <p className="reply-summary">{entry.text.split('\n')[0]}</p>
         <ul className="reply-tasks">
-          {tasks.map((task) => (
-            <li key={task.id} className={task.current ? 'is-current' : undefined}>
+          {taskTree(tasks).map((task) => (
+            <li
+              key={task.id}
+              className={task.current ? 'is-current' : undefined}
+              style={{ '--depth': Math.min(task.depth, 3) } as CSSProperties}
+            >
               {/* The summary's "* is this one": the star is drawn, and said in words. */}
               <span className="reply-task-star" aria-hidden="true">
                 {task.current ? '*' : ''}
               </span>
+              {task.depth > 0 && <TaskBranch fork={task.fork === true} />}
               <a href={taskHref(task.id)} aria-current={task.current ? 'page' : undefined}>
                 {task.title}
               </a>
@@ -112,4 +119,19 @@ function ReplyBody({
     );
   }
   return <pre className="reply-text">{entry.text}</pre>;
+}
+
+/** Where a sub-task (↳) or a fork (its icon) hangs from the task above it. */
+function TaskBranch({ fork }: { fork: boolean }) {
+  return fork ? (
+    <span className="reply-task-branch">
+      <ForkIcon />
+      <span className="sr-only">Fork: </span>
+    </span>
+  ) : (
+    <span className="reply-task-branch">
+      <span aria-hidden="true">↳</span>
+      <span className="sr-only">Sub-task: </span>
+    </span>
+  );
 }

@@ -51,6 +51,10 @@ export interface ListedTask {
   title: string;
   state?: TaskState;
   current: boolean;
+  /** The task it was spawned or forked from. */
+  parent?: string;
+  /** A copy made by `/fork`. */
+  fork?: boolean;
 }
 
 export function asTaskList(data: unknown): ListedTask[] | undefined {
@@ -63,6 +67,8 @@ export function asTaskList(data: unknown): ListedTask[] | undefined {
             title: typeof row['title'] === 'string' ? row['title'] : row['id'],
             state: toTaskState(row['state']),
             current: row['current'] === true,
+            parent: typeof row['parent'] === 'string' ? row['parent'] : undefined,
+            fork: row['fork'] === true || undefined,
           },
         ]
       : [],

@@ -1,6 +1,6 @@
+import { CardWatch } from 'a2a-chat-core';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError, isAbort, type Problem } from '../a2a/errors.js';
-import { reconnectDelayMs } from '../a2a/live-agent.js';
+import { describeError, type Problem } from '../a2a/errors.js';
 import type { AgentSession } from '../a2a/session.js';
 
 export interface LiveAgent {
@@ -15,79 +15,57 @@ export interface LiveAgent {
 }
 
 /**
- * Keeps a connected session current. While the agent answers, its card is read
- * again every `refreshMs` and when the window gets focus, conditionally (a 304
- * when nothing changed), and `cardVersion` moves when its commands changed.
- * When a read cannot reach the agent, or another call reports it unreachable,
- * the agent is `offline` and is tried again with a growing delay
- * (reconnectDelayMs); its first answer after that moves `reconnects`.
+ * Keeps a connected session current. When the card is read again, and how an
+ * agent that does not answer is tried again, is a2a-chat-core's `CardWatch`,
+ * as in every client; the page adds a read whenever its window gets focus.
+ * `cardVersion` moves when the card's commands changed; an outage sets
+ * `offline`, and the agent's first answer after it moves `reconnects`.
  */
 export function useLiveAgent(session: AgentSession | undefined, refreshMs: number): LiveAgent {
   const [offline, setOffline] = useState<Problem>();
   const [cardVersion, setCardVersion] = useState(0);
   const [reconnects, setReconnects] = useState(0);
-  /** Failed reads in a row: 0 while the agent answers. */
-  const failures = useRef(0);
-  /** Reads the card now (and schedules the next read); set while a session is live. */
-  const readNow = useRef<() => void>(() => {});
+  /** The watch of the session that is live now. */
+  const watch = useRef<CardWatch>(undefined);
 
   useEffect(() => {
-    failures.current = 0;
     setOffline(undefined);
     if (!session) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let reading = false;
-    const schedule = () => {
-      clearTimeout(timer);
-      const down = failures.current > 0;
-      timer = setTimeout(read, down ? reconnectDelayMs(failures.current - 1) : refreshMs);
-    };
-    const read = async () => {
-      if (reading) return;
-      reading = true;
-      clearTimeout(timer);
-      try {
-        const changed = await session.refreshCard(controller.signal);
-        if (controller.signal.aborted) return;
-        if (changed) setCardVersion((n) => n + 1);
-        if (failures.current > 0) {
-          failures.current = 0;
+    const cards = new CardWatch({
+      url: session.url,
+      etag: session.cardEtag,
+      refreshMs,
+      changed: (card) => {
+        if (session.takeCard(card)) setCardVersion((n) => n + 1);
+      },
+      reachable: (error) => {
+        if (error === undefined) {
           setOffline(undefined);
           setReconnects((n) => n + 1);
+        } else {
+          setOffline(isProblem(error) ? error : describeError(error, session.url, 'connect'));
         }
-      } catch (error) {
-        if (controller.signal.aborted || isAbort(error)) return;
-        const problem = describeError(error, session.url, 'connect');
-        // Only an agent that does not answer is an outage; a refused read changes nothing.
-        if (problem.unreachable) {
-          failures.current += 1;
-          setOffline(problem);
-        }
-      } finally {
-        reading = false;
-        if (!controller.signal.aborted) schedule();
-      }
-    };
-    readNow.current = () => void read();
+      },
+    });
+    watch.current = cards;
     // Coming back to the page: the commands may have changed meanwhile.
-    const onFocus = () => void read();
+    const onFocus = () => void cards.check();
     window.addEventListener('focus', onFocus);
-    schedule();
+    cards.start();
     return () => {
-      readNow.current = () => {};
+      watch.current = undefined;
       window.removeEventListener('focus', onFocus);
-      clearTimeout(timer);
-      controller.abort();
+      cards.close();
     };
   }, [session, refreshMs]);
 
   const reportUnreachable = useCallback((problem: Problem) => {
-    if (!problem.unreachable || failures.current > 0) return;
-    failures.current = 1;
-    setOffline(problem);
-    readNow.current();
+    if (problem.unreachable) watch.current?.lost(problem);
   }, []);
 
   return { offline, cardVersion, reconnects, reportUnreachable };
+}
+
+function isProblem(value: unknown): value is Problem {
+  return typeof value === 'object' && value !== null && 'unreachable' in value && 'title' in value;
 }

@@ -4,6 +4,7 @@ import { storedChars } from '../../store/index.js';
 import { MAX_TITLE_LENGTH, plural, quote, truncate } from './format.js';
 import type { BuiltinCommand } from './services.js';
 import { checkTitle } from './title.js';
+import { limitWords } from '../../config/limit-words.js';
 
 /** How many characters of the id stand for an untitled parent. */
 const ID_PREFIX_LENGTH = 8;
@@ -40,7 +41,7 @@ export const forkCommand: BuiltinCommand = ({ catalog, store }) => ({
     const left = await store.historyQuotaLeft(callContext);
     if (adding > left) {
       return {
-        text: `No fork was made: it would copy ${adding} characters of history, and your tasks have room for ${Math.max(0, left)} more (limits.historyCharsPerOwner). Fork a shorter task, or ask the operator for a larger quota.`,
+        text: limitWords.forkOverQuota(adding, Math.max(0, left)),
         data: { error: 'history_quota', adding, left: Math.max(0, left) },
       };
     }

@@ -1,4 +1,5 @@
 import { Role, TaskState } from '@a2a-js/sdk';
+import { SUBTASK_METADATA_KEY } from 'a2a-commands';
 import { describe, expect, it } from 'vitest';
 import { withSettings } from '../../settings.js';
 import { MAX_TASK_PAGES, TASKS_PAGE_SIZE, tasksCommand, type TaskEntry } from './tasks.js';
@@ -47,6 +48,55 @@ describe('/tasks', () => {
     );
     expect(result.text).toContain('waiting for input');
     expect(result.text).not.toContain('other');
+  });
+
+  it('names the task each one came from, and shows sub-tasks and forks under it', async () => {
+    const child = (parent: string, settings = {}) =>
+      withSettings({ [SUBTASK_METADATA_KEY]: { parent } }, settings);
+    const stub = stubStore([
+      head('sub-1', TaskState.TASK_STATE_WORKING, child(TASK_ID, { title: '/spawn go' })),
+      head('other', TaskState.TASK_STATE_INPUT_REQUIRED, withSettings({}, { title: 'Other' })),
+      head('sub-of-sub', TaskState.TASK_STATE_COMPLETED, child('sub-1', { title: 'Deeper' })),
+      head(TASK_ID, TaskState.TASK_STATE_INPUT_REQUIRED, withSettings({}, { title: 'Plan' })),
+      head(
+        'fork-1',
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+        child(TASK_ID, { title: 'Fork of Plan', forkOf: TASK_ID }),
+      ),
+      head('orphan', TaskState.TASK_STATE_COMPLETED, child('gone', { title: 'Orphan' })),
+    ]);
+    const { result } = await run(tasksCommand, '', {
+      services: fakeServices({ store: stub.store }),
+    });
+
+    const tasks = (result.data as { tasks: TaskEntry[] }).tasks;
+    // The data keeps the listing's order (newest activity first), each with its link.
+    expect(tasks.map(({ id, parent, fork }) => ({ id, parent, fork }))).toEqual([
+      { id: 'sub-1', parent: TASK_ID, fork: undefined },
+      { id: 'other', parent: undefined, fork: undefined },
+      { id: 'sub-of-sub', parent: 'sub-1', fork: undefined },
+      { id: TASK_ID, parent: undefined, fork: undefined },
+      { id: 'fork-1', parent: TASK_ID, fork: true },
+      { id: 'orphan', parent: 'gone', fork: undefined },
+    ]);
+    expect(Object.keys(tasks[1]!)).toEqual(['id', 'title', 'state', 'current']);
+
+    // The text is a tree: no sub-task above its parent.
+    // Titles start after the marker, the widest id and the widest state words.
+    const titleColumn =
+      2 + Math.max('sub-of-sub'.length, TASK_ID.length) + 2 + 'waiting for input'.length + 2;
+    const titles = result.text
+      .split('\n')
+      .slice(1)
+      .map((line) => line.slice(titleColumn));
+    expect(titles).toEqual([
+      'Other',
+      'Plan',
+      '↳ /spawn go',
+      '  ↳ Deeper',
+      '⑂ Fork of Plan',
+      'Orphan',
+    ]);
   });
 
   it('follows page tokens, up to a cap', async () => {

@@ -1,5 +1,6 @@
 import { TaskState, taskStateToJSON, type Task } from '@a2a-js/sdk';
-import type { CommandResult } from 'a2a-commands';
+import { SUBTASK_METADATA_KEY, type CommandResult, type SubtaskLinks } from 'a2a-commands';
+import { taskTree } from 'a2a-chat-core';
 import { settingsOf } from '../../settings.js';
 import { plural, stateWords, truncate } from './format.js';
 import { firstPromptTitle } from './prompt-title.js';
@@ -18,9 +19,23 @@ export interface TaskEntry {
   state: string;
   /** True for the task `/tasks` was sent to. */
   current: boolean;
+  /** The task it was spawned or forked from (SEMANTICS §7); absent for a task that started on its own. */
+  parent?: string;
+  /** True for a copy made by `/fork`, which goes on independently of its parent. */
+  fork?: true;
 }
 
-/** `/tasks`: the tasks in this conversation (context), newest activity first; `*` marks this one. */
+/** The task `task` was spawned or forked from, by the library's sub-task link. */
+function parentOf(metadata: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const links = metadata?.[SUBTASK_METADATA_KEY] as SubtaskLinks | undefined;
+  return typeof links?.parent === 'string' && links.parent !== '' ? links.parent : undefined;
+}
+
+/**
+ * `/tasks`: the tasks in this conversation (context), newest activity first in
+ * the data, each with the task it came from; the text shows them as a tree,
+ * sub-tasks and forks under their parent. `*` marks this one.
+ */
 export const tasksCommand: BuiltinCommand = ({ store }) => ({
   name: 'tasks',
   description: 'List the tasks in this conversation',
@@ -55,25 +70,20 @@ export const tasksCommand: BuiltinCommand = ({ store }) => ({
       if (seen.has(listed.id)) continue;
       seen.add(listed.id);
       const state = listed.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+      const settings = settingsOf(listed.metadata);
       rows.push({
         id: listed.id,
         // Named as the web chat names it: the title, else the first prompt.
-        title:
-          settingsOf(listed.metadata).title ??
-          (await firstPromptTitle(store, listed.id)) ??
-          UNTITLED,
+        title: settings.title ?? (await firstPromptTitle(store, listed.id)) ?? UNTITLED,
         state: taskStateToJSON(state),
         current: listed.id === task.id,
+        ...optional('parent', parentOf(listed.metadata)),
+        ...(settings.forkOf !== undefined ? { fork: true as const } : {}),
         words: stateWords(state),
       });
     }
 
-    const tasks: TaskEntry[] = rows.map(({ id, title, state, current }) => ({
-      id,
-      title,
-      state,
-      current,
-    }));
+    const tasks: TaskEntry[] = rows.map(({ words: _words, ...entry }) => entry);
     return { text: render(rows, more), data: { tasks } };
   },
 });
@@ -83,11 +93,16 @@ function render(rows: Array<TaskEntry & { words: string }>, more: boolean): stri
   const idWidth = Math.max(...rows.map((row) => row.id.length));
   const stateWidth = Math.max(...rows.map((row) => row.words.length));
   const lines = [`Tasks in this conversation (${plural(rows.length, 'task')}; * is this one):`];
-  for (const row of rows) {
+  for (const row of taskTree(rows)) {
+    const branch = row.depth === 0 ? '' : `${'  '.repeat(row.depth - 1)}${row.fork ? '⑂ ' : '↳ '}`;
     lines.push(
-      `${row.current ? '*' : ' '} ${row.id.padEnd(idWidth)}  ${row.words.padEnd(stateWidth)}  ${truncate(row.title, 80)}`,
+      `${row.current ? '*' : ' '} ${row.id.padEnd(idWidth)}  ${row.words.padEnd(stateWidth)}  ${branch}${truncate(row.title, 80)}`,
     );
   }
   if (more) lines.push(`(Only the ${rows.length} most recently active are shown.)`);
   return lines.join('\n');
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }

@@ -3,6 +3,7 @@ import { settingsOf, withSettings } from '../../settings.js';
 import type { CustomCommandDefinition } from './parse-file.js';
 import { truncate } from './parse-file.js';
 import { expandTemplate, PromptTooLongError } from './template.js';
+import { limitWords } from '../../config/limit-words.js';
 
 /** How much of the arguments goes into the sub-task's title. */
 const TITLE_ARGS_LENGTH = 60;
@@ -34,7 +35,7 @@ export function customCommandRun(
     } catch (error) {
       if (!(error instanceof PromptTooLongError)) throw error;
       return {
-        text: `/${name} would send a prompt of more than ${error.maxChars} characters, the limit (limits.textChars); nothing was sent. Give shorter arguments.`,
+        text: limitWords.promptTooLong(name, error.maxChars),
         data: { error: 'prompt_too_long', max_chars: error.maxChars },
       };
     }
