@@ -35,7 +35,12 @@ export class AgentWatch {
     private readonly url: string,
     card: AgentCard,
     private readonly target: AgentWatchTarget,
-    private readonly options: { refreshMs?: number; fetch?: typeof fetch } = {},
+    private readonly options: {
+      refreshMs?: number;
+      fetch?: typeof fetch;
+      /** The caller's own card, read with the key when the public one changed (SEMANTICS §9). */
+      callerCard?: () => Promise<AgentCard>;
+    } = {},
   ) {
     this.signature = signatureOf(card);
   }
@@ -82,10 +87,11 @@ export class AgentWatch {
       if (this.abort.signal.aborted) return;
       if (read.changed) {
         this.etag = read.etag;
-        const signature = signatureOf(read.card);
+        const card = this.options.callerCard ? await this.options.callerCard() : read.card;
+        const signature = signatureOf(card);
         if (signature !== this.signature) {
           this.signature = signature;
-          this.target.commandsChanged(readCommands(read.card), readCompletion(read.card));
+          this.target.commandsChanged(readCommands(card), readCompletion(card));
         }
       }
       if (this.failures > 0) {
