@@ -6,7 +6,13 @@ import {
   RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
-import { asksForApiKey, requiresApiKey, scopedKeyFetch } from 'a2a-chat-core';
+import {
+  asksForApiKey,
+  cardForCaller,
+  offersCallerCard,
+  requiresApiKey,
+  scopedKeyFetch,
+} from 'a2a-chat-core';
 import { readCommands, refreshCard, type CommandSpec } from 'a2a-commands/client';
 import { ApiKeyNeededError } from './errors.js';
 
@@ -53,17 +59,20 @@ export async function connectAgent(url: string, apiKey?: string): Promise<A2AAge
     }),
   );
   const client = await factory.createFromAgentCard(card);
-  if (keyed && card.capabilities?.extendedAgentCard) card = await client.getAgentCard();
+  if (offersCallerCard(card, keyed)) card = await client.getAgentCard();
   return { url: base, client, card, etag: read.etag, keyed };
 }
 
 /**
  * A card read again (conditionally, by a2a-chat-core's CardWatch): the new
- * command list when it changed, else undefined. An agent whose extended card
- * gave the commands keeps them (the public card lists fewer).
+ * command list when it changed, else undefined. With a key and an extended
+ * card, the commands are read again from that card: the caller's own (SEMANTICS §9).
  */
-export function adoptCard(agent: A2AAgent, card: AgentCard): CommandSpec[] | undefined {
-  if (agent.keyed && agent.card.capabilities?.extendedAgentCard) return undefined;
+export async function adoptCard(
+  agent: A2AAgent,
+  publicCard: AgentCard,
+): Promise<CommandSpec[] | undefined> {
+  const card = await cardForCaller(publicCard, agent.keyed, () => agent.client.getAgentCard());
   const before = JSON.stringify(readCommands(agent.card));
   agent.card = card;
   const commands = readCommands(card);

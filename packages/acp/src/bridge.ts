@@ -74,11 +74,15 @@ export function startBridge(options: BridgeOptions): AgentConnection {
           etag: agent.etag,
           refreshMs: options.cardRefreshMs,
           changed: (card) => {
-            const changed = adoptCard(agent, card);
-            if (!changed) return;
-            commands = changed;
-            log(`the card lists ${changed.length} commands now`);
-            for (const sessionId of sessions.keys()) announceSoon(sessionId);
+            adoptCard(agent, card).then(
+              (changed) => {
+                if (!changed) return;
+                commands = changed;
+                log(`the card lists ${changed.length} commands now`);
+                for (const sessionId of sessions.keys()) announceSoon(sessionId);
+              },
+              (error: unknown) => log(`cannot read the extended card: ${describeError(error)}`),
+            );
           },
           reachable: (error) =>
             log(

@@ -8,6 +8,7 @@ export {
 } from './harness-marks.js';
 export { CARD_REFRESH_MS, reconnectDelayMs } from './agent-link.js';
 export { CardWatch, type CardWatchOptions } from './card-watch.js';
+export { cardForCaller, offersCallerCard } from './caller-card.js';
 export type {
   AgentEntry,
   AnswerStatus,

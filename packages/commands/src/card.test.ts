@@ -173,15 +173,15 @@ describe('CommandsCard (SEMANTICS §1: later registrations appear on the card)',
     // 2,000 command files rebuilt and hashed the card 2,000 times.
     const registry = registryOf('help');
     const served = new CommandsCard(baseCard(), registry);
-    const specs = vi.spyOn(registry, 'specs');
+    const lists = vi.spyOn(registry, 'list');
     for (let i = 0; i < 2000; i++)
       registry.register({ name: `cmd-${i}`, description: `number ${i}`, run: () => '' });
-    expect(specs).not.toHaveBeenCalled();
+    expect(lists).not.toHaveBeenCalled();
     const listed = commandsEntries(served.current)[0]!.params as { commands: unknown[] };
     expect(listed.commands).toHaveLength(2001);
     void served.json;
     void served.etag;
-    expect(specs).toHaveBeenCalledTimes(1);
+    expect(lists).toHaveBeenCalledTimes(1);
   });
 
   it('§1: the etag stays when the card does not change', () => {

@@ -1,19 +1,34 @@
 import { AgentCard, type AgentExtension } from '@a2a-js/sdk';
-import type { CommandRegistry } from './registry.js';
+import type { CommandView } from './caller-commands.js';
+import type { Caller } from './command.js';
+import { CommandRegistry } from './registry.js';
 import { COMMANDS_EXTENSION_URI, type CommandsExtensionParams } from './spec.js';
 
 const DESCRIPTION = 'Slash commands that run on the agent instead of reaching the model.';
 
-/** The extension entry for the card: `required: false`, commands in registration order. */
-export function commandsExtension(registry: CommandRegistry): AgentExtension {
+/** A registry means its public commands (SEMANTICS §9); a view, its caller's. */
+export function commandsIn(source: CommandRegistry | CommandView): CommandView {
+  return source instanceof CommandRegistry ? source.forCaller() : source;
+}
+
+/**
+ * The extension entry for the card: `required: false`, commands in
+ * registration order. Given the registry, only the commands everyone may run.
+ */
+export function commandsExtension(source: CommandRegistry | CommandView): AgentExtension {
   const params: CommandsExtensionParams = {
-    commands: registry.specs().map((spec) => ({ ...spec })),
+    commands: commandsIn(source)
+      .specs()
+      .map((spec) => ({ ...spec })),
   };
   return { uri: COMMANDS_EXTENSION_URI, description: DESCRIPTION, required: false, params };
 }
 
-/** A copy of `card` whose commands extension entry is added, or replaced, from the registry. */
-export function withCommandsExtension(card: AgentCard, registry: CommandRegistry): AgentCard {
+/** A copy of `card` whose commands extension entry is added, or replaced, from the registry (or one caller's view). */
+export function withCommandsExtension(
+  card: AgentCard,
+  registry: CommandRegistry | CommandView,
+): AgentCard {
   const capabilities = card.capabilities ?? { extensions: [] };
   const others = (capabilities.extensions ?? []).filter(
     (ext) => ext.uri !== COMMANDS_EXTENSION_URI,
@@ -27,9 +42,11 @@ export function withCommandsExtension(card: AgentCard, registry: CommandRegistry
 export interface CommandsCardOptions {
   /**
    * Adds entries that also follow the registry, such as the command completion
-   * extension's (`withCompletionExtension`); it runs on every rebuild, before signing.
+   * extension's (`withCompletionExtension`); it runs on every rebuild, before
+   * signing. `commands` are the ones this card lists: build from them, not from
+   * the whole registry, or a caller learns of commands that are not theirs.
    */
-  extend?: (card: AgentCard) => AgentCard;
+  extend?: (card: AgentCard, commands: CommandView) => AgentCard;
   /**
    * Signs each version of the card (the SDK's `generateAgentCardSignature(...)`).
    * The card is served only once signed; until a new version is signed, the last
@@ -67,9 +84,19 @@ export class CommandsCard {
     this.changed();
   }
 
-  private build(): AgentCard {
-    const commands = withCommandsExtension(this.base, this.registry);
-    return this.options.extend ? this.options.extend(commands) : commands;
+  private build(commands: CommandView = this.registry.forCaller()): AgentCard {
+    const card = withCommandsExtension(this.base, commands);
+    return this.options.extend ? this.options.extend(card, commands) : card;
+  }
+
+  /**
+   * SEMANTICS §9: the card as `caller` sees it, listing exactly the commands
+   * they may run; for `GetExtendedAgentCard`. Built on each call (it depends on
+   * who asks), and signed when there is a signer.
+   */
+  async forCaller(caller: Caller): Promise<AgentCard> {
+    const card = this.build(this.registry.forCaller(caller));
+    return this.options.sign ? this.options.sign(card) : card;
   }
 
   private changed(): void {

@@ -76,6 +76,13 @@ export interface CommandDefinition {
   argument_hint?: string;
   /** Positional arguments, for the command completion extension; none when absent. */
   arguments?: CommandArgument[];
+  /**
+   * Who may run it (SEMANTICS §9). Absent: everyone, and the public card lists
+   * it. Present: only the callers it answers true for; for anyone else the
+   * command is not registered (its text is an ordinary message), and only the
+   * extended card of a caller it allows lists it.
+   */
+  allowed?: (caller: Caller) => boolean;
   run: CommandRun;
 }
 

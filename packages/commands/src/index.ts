@@ -2,6 +2,7 @@ export * from './spec.js';
 export { commandsExtensionParamsSchema } from './schema/index.js';
 export type * from './command.js';
 export { CommandRegistry, CommandRegistrationError, type RegistryListener } from './registry.js';
+export { callerOf, type CommandView } from './caller-commands.js';
 export {
   parseCommand,
   parseCommandText,

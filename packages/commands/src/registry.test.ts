@@ -201,3 +201,75 @@ describe('CommandRegistry (SEMANTICS §1)', () => {
     expect(error.name).toBe('CommandRegistrationError');
   });
 });
+
+describe('CommandRegistry.forCaller (SEMANTICS §9)', () => {
+  const alice = { name: 'alice', authenticated: true };
+  const bob = { name: 'bob', authenticated: true };
+
+  function registryWithRules(): CommandRegistry {
+    const registry = new CommandRegistry();
+    registry.register(define('help'));
+    registry.register(define('reload', { allowed: (caller) => caller.name === 'alice' }));
+    registry.register(define('deploy', { allowed: (caller) => caller.name === 'bob' }));
+    return registry;
+  }
+
+  it('answers which commands each caller may run, in registration order', () => {
+    const registry = registryWithRules();
+    expect(
+      registry
+        .forCaller(alice)
+        .specs()
+        .map((c) => c.name),
+    ).toEqual(['help', 'reload']);
+    expect(
+      registry
+        .forCaller(bob)
+        .specs()
+        .map((c) => c.name),
+    ).toEqual(['help', 'deploy']);
+    expect(registry.forCaller(alice).get('deploy')).toBeUndefined();
+    expect(registry.forCaller(bob).has('deploy')).toBe(true);
+    expect(registry.hasRestricted).toBe(true);
+  });
+
+  it('without a caller: only the commands everyone may run (the public card)', () => {
+    const registry = registryWithRules();
+    expect(
+      registry
+        .forCaller()
+        .specs()
+        .map((c) => c.name),
+    ).toEqual(['help']);
+    expect(registry.forCaller().get('reload')).toBeUndefined();
+    // The whole registry still knows them all.
+    expect(registry.specs().map((c) => c.name)).toEqual(['help', 'reload', 'deploy']);
+  });
+
+  it('a rule that throws keeps the command closed', () => {
+    const registry = new CommandRegistry();
+    registry.register(
+      define('odd', {
+        allowed: () => {
+          throw new Error('broken rule');
+        },
+      }),
+    );
+    expect(registry.forCaller(alice).get('odd')).toBeUndefined();
+  });
+
+  it('an allowed rule that is not a function is refused', () => {
+    const registry = new CommandRegistry();
+    expect(() =>
+      registry.register(define('x', { allowed: 'alice' as unknown as () => boolean })),
+    ).toThrow(/allowed must be a function/);
+  });
+
+  it('follows registrations: unregistering the last rule makes every view the public one', () => {
+    const registry = registryWithRules();
+    registry.unregister('reload');
+    registry.unregister('deploy');
+    expect(registry.hasRestricted).toBe(false);
+    expect(registry.forCaller(alice)).toBe(registry.forCaller());
+  });
+});

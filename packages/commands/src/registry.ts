@@ -1,4 +1,5 @@
-import type { CommandArgument, CommandDefinition, RegisteredCommand } from './command.js';
+import { CallerCommands, specOf, type CommandView } from './caller-commands.js';
+import type { Caller, CommandArgument, CommandDefinition, RegisteredCommand } from './command.js';
 import { COMMAND_NAME_PATTERN, type CommandSpec } from './spec.js';
 
 export type RegistryListener = () => void;
@@ -16,6 +17,18 @@ export class CommandRegistry {
   private readonly commands = new Map<string, RegisteredCommand>();
   private readonly listeners = new Set<RegistryListener>();
   private specsCache: CommandSpec[] | undefined;
+  private restricted = 0;
+  private everyoneSpecs: readonly CommandSpec[] | undefined;
+  /** The public card's commands: those without an `allowed` rule. */
+  private readonly everyone: CommandView = {
+    get: (name) => {
+      const command = this.commands.get(name);
+      return command && !command.allowed ? command : undefined;
+    },
+    has: (name) => this.everyone.get(name) !== undefined,
+    list: () => this.list().filter((command) => !command.allowed),
+    specs: () => (this.everyoneSpecs ??= this.everyone.list().map(specOf)),
+  };
 
   register(definition: CommandDefinition): RegisteredCommand {
     const command = validate(definition);
@@ -23,15 +36,35 @@ export class CommandRegistry {
       throw new CommandRegistrationError(`command "/${command.name}" is already registered`);
     }
     this.commands.set(command.name, command);
+    if (command.allowed) this.restricted++;
     this.changed();
     return command;
   }
 
   /** Removes a command; returns whether it was registered. */
   unregister(name: string): boolean {
-    const removed = this.commands.delete(name);
-    if (removed) this.changed();
-    return removed;
+    const command = this.commands.get(name);
+    if (!command) return false;
+    this.commands.delete(name);
+    if (command.allowed) this.restricted--;
+    this.changed();
+    return true;
+  }
+
+  /**
+   * SEMANTICS §9: the commands `caller` may run, which is all a caller may
+   * know of. Without a caller, the commands everyone may run: the public
+   * card's. While no command has an `allowed` rule, every caller gets that
+   * same view, at no cost.
+   */
+  forCaller(caller?: Caller): CommandView {
+    if (caller === undefined || this.restricted === 0) return this.everyone;
+    return new CallerCommands(this, caller);
+  }
+
+  /** Whether some command is for some callers only (it has an `allowed` rule). */
+  get hasRestricted(): boolean {
+    return this.restricted > 0;
   }
 
   get(name: string): RegisteredCommand | undefined {
@@ -46,18 +79,17 @@ export class CommandRegistry {
     return this.commands.size;
   }
 
-  /** Every command, in registration order. */
+  /** Every command, whoever may run it, in registration order: what a caller sees is `forCaller`. */
   list(): RegisteredCommand[] {
     return [...this.commands.values()];
   }
 
-  /** The card's view: exactly `name`, `description` and `argument_hint`, cached until a change. */
+  /**
+   * Every command as `name`, `description` and `argument_hint`, cached until a
+   * change. What a card lists is `forCaller(...).specs()`.
+   */
   specs(): readonly CommandSpec[] {
-    this.specsCache ??= this.list().map(({ name, description, argument_hint }) => ({
-      name,
-      description,
-      argument_hint,
-    }));
+    this.specsCache ??= this.list().map(specOf);
     return this.specsCache;
   }
 
@@ -69,12 +101,13 @@ export class CommandRegistry {
 
   private changed(): void {
     this.specsCache = undefined;
+    this.everyoneSpecs = undefined;
     for (const listener of this.listeners) listener();
   }
 }
 
 function validate(definition: CommandDefinition): RegisteredCommand {
-  const { name, description, argument_hint = '', run, arguments: args } = definition;
+  const { name, description, argument_hint = '', run, arguments: args, allowed } = definition;
   if (typeof name !== 'string' || !COMMAND_NAME_PATTERN.test(name)) {
     throw new CommandRegistrationError(
       `invalid command name ${JSON.stringify(name)}: it must match [a-z][a-z0-9-]*`,
@@ -89,10 +122,18 @@ function validate(definition: CommandDefinition): RegisteredCommand {
   if (typeof run !== 'function') {
     throw new CommandRegistrationError(`command "/${name}" needs a run function`);
   }
+  if (allowed !== undefined && typeof allowed !== 'function') {
+    throw new CommandRegistrationError(`command "/${name}": allowed must be a function`);
+  }
   if (args !== undefined) validateArguments(name, args);
-  return args === undefined
-    ? { name, description, argument_hint, run }
-    : { name, description, argument_hint, run, arguments: args };
+  return {
+    name,
+    description,
+    argument_hint,
+    run,
+    ...(args !== undefined && { arguments: args }),
+    ...(allowed !== undefined && { allowed }),
+  };
 }
 
 function validateArguments(command: string, args: unknown): void {

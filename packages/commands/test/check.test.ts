@@ -65,11 +65,16 @@ describe('the broken agent', () => {
     const agent = await startBrokenAgent();
     try {
       const report = await checkAgent(agent.baseUrl, { timeoutMs: 5000 });
-      // It does not claim the completion extension, so that check says so and is skipped.
+      // It claims neither the completion extension nor an extended card: those checks say so and skip.
       expect(
         report.results.filter((r) => r.status !== 'pass').map((r) => [r.id, r.status, r.detail]),
       ).toEqual([
         ['completion-entry', 'skip', 'the card does not offer the command completion extension'],
+        ...report.bindings.map(() => [
+          'extended-card',
+          'skip',
+          'the card does not offer an extended card',
+        ]),
       ]);
     } finally {
       await agent.close();

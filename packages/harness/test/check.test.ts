@@ -1,5 +1,8 @@
 /** `a2a-commands check` against the harness, with API keys on: every check passes. */
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { checkAgent } from 'a2a-commands/check';
@@ -13,7 +16,15 @@ const bin = fileURLToPath(new URL('../../commands/src/check/bin.ts', import.meta
 let harness: TestHarness;
 beforeAll(async () => {
   // A slow offline model, so that a command lands while the turn is still running.
+  // A command for the checker only: its extended card lists it, the public card does not.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-check-'));
+  mkdirSync(path.join(dataDir, 'commands'));
+  writeFileSync(
+    path.join(dataDir, 'commands', 'deploy.md'),
+    '---\ndescription: Deploy a service\nargument-hint: <service>\nprincipals: checker\n---\nDeploy $1.\n',
+  );
   harness = await startHarness({
+    dataDir,
     apiKeys: new ApiKeys(parseApiKeyList(`checker=${KEY}`)),
     config: { offline: { latencyMs: 30 } },
   });
@@ -36,8 +47,12 @@ it('passes every check, on JSON-RPC and HTTP+JSON, the model checks, task_ref an
       'command-on-ended-task',
       'task-ref',
       'completion-entry',
+      'extended-card',
     ]),
   );
+  for (const extended of report.results.filter((r) => r.id === 'extended-card')) {
+    expect(extended.detail).toMatch(/1 beyond the public card \(\/deploy\), each answered$/);
+  }
   for (const working of report.results.filter((r) => r.id === 'command-on-working-task')) {
     expect(working.detail).toMatch(/^reply tagged in state TASK_STATE_WORKING, during the turn/);
   }
@@ -68,5 +83,5 @@ it('the bin, run as a process: exit 0 and a JSON report', async () => {
     { timeout: 90_000 },
   );
   const report = JSON.parse(stdout) as { summary: Record<string, number> };
-  expect(report.summary).toEqual({ pass: 14, fail: 0, skip: 4 });
+  expect(report.summary).toEqual({ pass: 16, fail: 0, skip: 4 });
 }, 120_000);

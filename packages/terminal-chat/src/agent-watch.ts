@@ -30,7 +30,12 @@ export class AgentWatch {
     url: string,
     card: AgentCard,
     target: AgentWatchTarget,
-    options: { refreshMs?: number; fetch?: typeof fetch } = {},
+    options: {
+      refreshMs?: number;
+      fetch?: typeof fetch;
+      /** The caller's own card, read with the key when the public one changed (SEMANTICS §9). */
+      callerCard?: () => Promise<AgentCard>;
+    } = {},
   ) {
     this.signature = signatureOf(card);
     this.cards = new CardWatch({
@@ -38,10 +43,15 @@ export class AgentWatch {
       refreshMs: options.refreshMs,
       fetch: options.fetch,
       changed: (next) => {
-        const signature = signatureOf(next);
-        if (signature === this.signature) return;
-        this.signature = signature;
-        target.commandsChanged(readCommands(next), readCompletion(next));
+        const caller = options.callerCard;
+        if (!caller) return this.adopt(next, target);
+        // Until the caller's card is read, the public one would show commands they may not run.
+        caller().then(
+          (card) => this.adopt(card, target),
+          (error: unknown) => {
+            if (error instanceof TypeError) target.linkChanged(describeError(error));
+          },
+        );
       },
       reachable: (error) => {
         if (error !== undefined) {
@@ -70,6 +80,13 @@ export class AgentWatch {
 
   close(): void {
     this.cards.close();
+  }
+
+  private adopt(card: AgentCard, target: AgentWatchTarget): void {
+    const signature = signatureOf(card);
+    if (signature === this.signature) return;
+    this.signature = signature;
+    target.commandsChanged(readCommands(card), readCompletion(card));
   }
 }
 

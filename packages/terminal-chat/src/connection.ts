@@ -1,5 +1,11 @@
 import type { AgentCard, Task } from '@a2a-js/sdk';
-import { ApiKeyRefusedError, asksForApiKey, requiresApiKey, scopedKeyFetch } from 'a2a-chat-core';
+import {
+  ApiKeyRefusedError,
+  asksForApiKey,
+  offersCallerCard,
+  requiresApiKey,
+  scopedKeyFetch,
+} from 'a2a-chat-core';
 import {
   AgentCardResolver,
   ClientFactory,
@@ -29,6 +35,11 @@ export interface Connection {
   completion?: CommandCompletionParams;
   /** How to reach the completion route: with the key, like every A2A call. */
   fetch?: typeof fetch;
+  /**
+   * Reads the caller's extended card again, with the key (SEMANTICS §9): set
+   * when the commands shown are this caller's own, so a refresh keeps them.
+   */
+  callerCard?: () => Promise<AgentCard>;
 }
 
 /** A failure a person can act on; the CLI prints its message and exits non-zero. */
@@ -72,8 +83,11 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
   );
   let client: Client;
   let card: AgentCard;
+  let keyed = false;
   try {
     client = await factory.createFromUrl(base);
+    keyed = options.apiKey !== undefined && options.apiKey !== '' && asksForApiKey(read!);
+    // With an extended card, the SDK's client reads it: this caller's own commands.
     card = await client.getAgentCard();
     if (options.apiKey && asksForApiKey(card)) await checkKey(client);
   } catch (error) {
@@ -95,6 +109,7 @@ export async function connect(url: string, options: ConnectOptions = {}): Promis
     commands: readCommands(card),
     completion: readCompletion(card),
     fetch: fetchImpl,
+    ...(offersCallerCard(read ?? card, keyed) && { callerCard: () => client.getAgentCard() }),
   };
 }
 

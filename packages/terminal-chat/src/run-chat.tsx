@@ -27,7 +27,9 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
     onUnreachable: () => watch.checkNow(),
   });
   // New commands show without a restart; an outage is shown, retried and recovered from.
-  const watch = new AgentWatch(connection.url, connection.card, controller);
+  const watch = new AgentWatch(connection.url, connection.card, controller, {
+    callerCard: connection.callerCard,
+  });
   watch.start();
   const input = filteredInput(process.stdin);
   let restored = false;

@@ -21,6 +21,8 @@ export interface CheckEnv {
   probe: CommandSpec | undefined;
   /** A command that creates a sub-task, with its arguments: `fork` when listed. */
   subtaskCommand: string | undefined;
+  /** Whether the checker holds a key (`--api-key`): the extended card is checked then. */
+  keyed?: boolean;
   /** POSTs JSON to any URL with the checker's credentials (for the completion route). */
   post(url: string, body: unknown): Promise<{ status: number; body: any }>;
 }
@@ -42,7 +44,7 @@ export interface Check {
 const INPUT_REQUIRED = 'TASK_STATE_INPUT_REQUIRED';
 const CANCELED = 'TASK_STATE_CANCELED';
 
-function fail(detail: string): never {
+export function fail(detail: string): never {
   throw new CheckFailed(detail);
 }
 
@@ -57,7 +59,7 @@ function tagOf(message: WireMessage | undefined): string | undefined {
 }
 
 /** The reply in a SendMessage result: the task's status message, tagged with `name`. */
-function expectReply(task: WireTask | undefined, name: string, where: string): WireMessage {
+export function expectReply(task: WireTask | undefined, name: string, where: string): WireMessage {
   if (!task) fail(`${where}: the answer is not a Task`);
   const reply = task.status?.message;
   if (!reply) fail(`${where}: the Task has no status message`);
@@ -74,7 +76,7 @@ function expectReply(task: WireTask | undefined, name: string, where: string): W
 }
 
 /** The reply's text parts, shortened for a report line. */
-function replyTextOf(message: WireMessage): string {
+export function replyTextOf(message: WireMessage): string {
   const text = message.parts
     .map((part) => part['text'])
     .filter((value): value is string => typeof value === 'string')
@@ -100,7 +102,7 @@ function commandsEntries(card: any): any[] {
 }
 
 /** Every way the card's Commands entries break the spec, so that one does not hide another. */
-function cardEntryProblems(card: any): string[] {
+export function cardEntryProblems(card: any): string[] {
   const problems: string[] = [];
   const entries = commandsEntries(card);
   if (entries.length !== 1)

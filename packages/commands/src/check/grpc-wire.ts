@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the checks read the answers as A2A's JSON, as on the other bindings */
 import {
+  AgentCard,
   CancelTaskRequest,
+  GetExtendedAgentCardRequest,
   GetTaskRequest,
   SendMessageRequest,
   SendMessageResponse,
@@ -123,6 +125,13 @@ export class GrpcWire implements AgentWire {
     const { service } = await this.load();
     const request = CancelTaskRequest.fromJSON({ id });
     return Task.toJSON((await this.unary(service.cancelTask, request)).answer as Task) as WireTask;
+  }
+
+  async extendedCard(): Promise<any> {
+    const { service } = await this.load();
+    const request = GetExtendedAgentCardRequest.fromJSON({});
+    const { answer } = await this.unary(service.getExtendedAgentCard, request);
+    return AgentCard.toJSON(answer as AgentCard);
   }
 
   private load(): Promise<Loaded> {

@@ -10,6 +10,7 @@ import {
   probeCommand,
   type Check,
 } from './checks.js';
+import { EXTENDED_CARD_CHECK } from './extended-card.js';
 import { CARD_MAX_BYTES, CheckerHttp } from './http.js';
 import { AgentError } from './wire.js';
 import { wiresFor } from './wires-for.js';
@@ -155,7 +156,8 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
       return;
     }
     try {
-      const detail = await check.run({ card, wire, probe, subtaskCommand, post });
+      const keyed = options.apiKey !== undefined && options.apiKey !== '';
+      const detail = await check.run({ card, wire, probe, subtaskCommand, post, keyed });
       record({ ...base, status: 'pass', detail });
     } catch (error) {
       if (error instanceof CheckSkipped) record({ ...base, status: 'skip', detail: error.message });
@@ -175,7 +177,7 @@ export async function checkAgent(url: string, options: CheckOptions = {}): Promi
     await run(check);
   }
   for (const wire of wires) {
-    for (const check of CHECKS.filter((c) => c.perBinding !== false))
+    for (const check of [...CHECKS, EXTENDED_CARD_CHECK].filter((c) => c.perBinding !== false))
       await run(check, wire.binding);
   }
   return report(probe && `/${probe.name}`);

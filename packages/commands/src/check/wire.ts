@@ -65,6 +65,8 @@ export interface AgentWire {
   ): Promise<StreamResult>;
   getTask(id: string): Promise<WireTask>;
   cancel(id: string): Promise<WireTask>;
+  /** GetExtendedAgentCard: the card as the checker's key sees it. */
+  extendedCard(): Promise<any>;
 }
 
 abstract class BaseWire {
@@ -211,6 +213,10 @@ export class JsonRpcWire extends BaseWire implements AgentWire {
     return JsonRpcWire.result((await this.rpc('GetTask', { id, historyLength: 1000 })).body);
   }
 
+  async extendedCard(): Promise<any> {
+    return JsonRpcWire.result((await this.rpc('GetExtendedAgentCard', {})).body);
+  }
+
   async cancel(id: string): Promise<WireTask> {
     return JsonRpcWire.result((await this.rpc('CancelTask', { id })).body);
   }
@@ -230,6 +236,10 @@ export class RestWire extends BaseWire implements AgentWire {
   private async json(path: string, method: string, body?: unknown, extensions?: boolean) {
     const response = await this.call(`${this.url}${path}`, { method, body, extensions });
     return { response, body: RestWire.body(response.status, await this.readJson(response)) };
+  }
+
+  async extendedCard(): Promise<any> {
+    return (await this.json('/extendedAgentCard', 'GET')).body;
   }
 
   async send(message: WireMessage, options: SendOptions = {}): Promise<SendResult> {

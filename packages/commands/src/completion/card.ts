@@ -1,4 +1,6 @@
 import type { AgentCard, AgentExtension } from '@a2a-js/sdk';
+import type { CommandView } from '../caller-commands.js';
+import { commandsIn } from '../card.js';
 import type { RegisteredCommand } from '../command.js';
 import type { CommandRegistry } from '../registry.js';
 import {
@@ -31,12 +33,17 @@ function argumentsOf(command: RegisteredCommand): CommandArguments | undefined {
   return { name: command.name, arguments: args };
 }
 
-/** The completion extension's card entry, from the registry (commands without arguments left out). */
+/**
+ * The completion extension's card entry, from the registry's public commands
+ * or one caller's view (commands without arguments left out).
+ */
 export function completionExtension(
-  registry: CommandRegistry,
+  registry: CommandRegistry | CommandView,
   options: CompletionCardOptions,
 ): AgentExtension {
-  const commands = registry.list().flatMap((command) => argumentsOf(command) ?? []);
+  const commands = commandsIn(registry)
+    .list()
+    .flatMap((command) => argumentsOf(command) ?? []);
   const params: CommandCompletionParams = {
     endpoint: options.endpoint,
     max_values: options.maxValues ?? DEFAULT_MAX_VALUES,
@@ -53,7 +60,7 @@ export function completionExtension(
 /** A copy of `card` with the completion entry added, or replaced, after the others. */
 export function withCompletionExtension(
   card: AgentCard,
-  registry: CommandRegistry,
+  registry: CommandRegistry | CommandView,
   options: CompletionCardOptions,
 ): AgentCard {
   const capabilities = card.capabilities ?? { extensions: [] };

@@ -1,5 +1,6 @@
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { callerOf } from '../caller-commands.js';
 import type { CompletionContext } from '../command.js';
 import type { CommandRegistry } from '../registry.js';
 import { completionRequestSchema } from '../schema/completion.js';
@@ -60,7 +61,9 @@ export class ArgumentCompletions {
       );
     }
     const request = body as CompletionRequest;
-    const command = this.options.registry.get(request.command);
+    const caller = callerOf(callContext);
+    // SEMANTICS §9: a command the caller may not run is unknown to them.
+    const command = this.options.registry.forCaller(caller).get(request.command);
     if (!command) {
       throw new CompletionRefusal(
         404,
@@ -78,7 +81,6 @@ export class ArgumentCompletions {
     const argument = command.arguments?.[request.argument.index];
     if (!argument) return { values: [], has_more: false };
 
-    const user = callContext.user;
     const offered: CompletionValue[] = [...(argument.choices ?? [])];
     if (argument.complete) {
       offered.push(
@@ -87,7 +89,7 @@ export class ArgumentCompletions {
           index: request.argument.index,
           value: request.argument.value,
           previous: request.arguments ?? [],
-          caller: { name: user?.userName ?? '', authenticated: user?.isAuthenticated ?? false },
+          caller,
           task,
           contextId: task?.contextId ?? request.context_id,
           callContext,

@@ -7,6 +7,7 @@ import {
   type ServerCallContextBuilder,
   type TaskStore,
 } from '@a2a-js/sdk/server';
+import { callerOf } from '../caller-commands.js';
 import { CommandsCard } from '../card.js';
 import { withCompletionExtension, type CompletionCardOptions } from '../completion/card.js';
 import { ArgumentCompletions } from '../completion/server.js';
@@ -40,7 +41,11 @@ export interface CommandsServerOptions {
   /** Where push-notification configs are kept; with `pushNotificationSender`, turns are pushed. */
   pushNotificationStore?: SdkHandlerArguments[4];
   pushNotificationSender?: SdkHandlerArguments[5];
-  /** The authenticated extended card, or a function of the call context that gives it. */
+  /**
+   * The authenticated extended card, or a function of the call context that
+   * gives it. When absent and the card says `extendedAgentCard`, each caller
+   * gets the card with exactly the commands they may run (SEMANTICS §9).
+   */
   extendedAgentCardProvider?: SdkHandlerArguments[6];
   /** Signs the card: each version the registry makes, as served and as `GetAgentCard` gives it. */
   agentCardSignatureGenerator?: SdkHandlerArguments[7];
@@ -72,7 +77,7 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
   const registry = options.registry ?? new CommandRegistry();
   const { completion } = options;
   const card = new CommandsCard(options.agentCard, registry, {
-    extend: completion && ((base) => withCompletionExtension(base, registry, completion)),
+    extend: completion && ((base, commands) => withCompletionExtension(base, commands, completion)),
     sign: options.agentCardSignatureGenerator,
     onError: options.onError,
   });
@@ -95,6 +100,9 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
     store,
     turns,
     agentCard: card.provider,
+    ...(!options.extendedAgentCardProvider && {
+      extendedAgentCard: (context: ServerCallContext) => card.forCaller(callerOf(context)),
+    }),
     onError: options.onError,
     signal: options.signal,
     argumentChars: options.argumentChars,

@@ -22,6 +22,7 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { callerOf } from '../caller-commands.js';
 import { parseCommand } from '../parse.js';
 import type { CommandRegistry } from '../registry.js';
 import { checkArgumentLimit, enforceArgumentLimit } from './argument-limit.js';
@@ -40,6 +41,12 @@ export interface CommandsRequestHandlerOptions {
   turns?: TurnGate;
   /** The card served to clients, when it differs from `inner.getAgentCard()`. */
   agentCard?: () => Promise<AgentCard>;
+  /**
+   * SEMANTICS §9: the caller's own card, for `GetExtendedAgentCard` when the
+   * card says `extendedAgentCard` (usually `CommandsCard.forCaller`). Without
+   * it, `inner` answers.
+   */
+  extendedAgentCard?: (context: ServerCallContext) => Promise<AgentCard>;
   onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
   signal?: AbortSignal;
   /**
@@ -166,11 +173,18 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     return this.live.follow(this.options.inner.resubscribe(params, context), params.id);
   }
 
-  getAuthenticatedExtendedAgentCard(
+  async getAuthenticatedExtendedAgentCard(
     params: GetExtendedAgentCardRequest,
     context: ServerCallContext,
   ): Promise<AgentCard> {
-    return this.options.inner.getAuthenticatedExtendedAgentCard(params, context);
+    const { extendedAgentCard, inner } = this.options;
+    if (!extendedAgentCard) return inner.getAuthenticatedExtendedAgentCard(params, context);
+    const card = await this.getAgentCard();
+    if (!card.capabilities?.extendedAgentCard) {
+      throw new UnsupportedOperationError('Agent does not support authenticated extended card.');
+    }
+    // As the SDK does: a caller nobody vouched for reads the public card.
+    return context.user?.isAuthenticated ? extendedAgentCard(context) : card;
   }
 
   getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -217,7 +231,8 @@ export class CommandsRequestHandler implements A2ARequestHandler {
   private async commandIn(params: SendMessageRequest, context: ServerCallContext) {
     const message = params.message;
     if (!message) return undefined;
-    const parsed = parseCommand(message, this.options.registry);
+    // SEMANTICS §9: a command this caller may not run is, for them, not registered.
+    const parsed = parseCommand(message, this.options.registry.forCaller(callerOf(context)));
     if (!parsed) return undefined;
     if (!message.messageId) throw new RequestMalformedError('message.messageId is required.');
     enforceArgumentLimit(parsed, this.options.argumentChars);

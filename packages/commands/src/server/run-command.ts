@@ -8,6 +8,7 @@ import type {
   TaskMetadata,
   TaskView,
 } from '../command.js';
+import { callerOf } from '../caller-commands.js';
 import { CommandError } from '../errors.js';
 import { newMessage, textPart, USER } from '../message.js';
 import type { ParsedCommand } from '../parse.js';
@@ -229,13 +230,12 @@ export class CommandRunner {
   ): CommandContext {
     // A task this command creates is not stored yet: its history is what it inherited, then the command.
     const task = this.view(head, created, context, created ? [...inherited, message] : undefined);
-    const user = context.user;
     return {
       name: parsed.name,
       args: parsed.args,
       message,
       task,
-      caller: { name: user?.userName ?? '', authenticated: user?.isAuthenticated ?? false },
+      caller: callerOf(context),
       signal: this.options.signal ?? new AbortController().signal,
       callContext: context,
       updateMetadata: async (update) => {

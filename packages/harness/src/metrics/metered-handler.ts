@@ -7,7 +7,7 @@ import type {
 } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { ForwardingHandler } from '../serve/forwarding-handler.js';
-import { parseCommand, type CommandRegistry } from 'a2a-commands';
+import { callerOf, parseCommand, type CommandRegistry } from 'a2a-commands';
 import { secondsSince, type HarnessMetrics } from './harness-metrics.js';
 
 /**
@@ -21,7 +21,7 @@ export class MeteredRequestHandler extends ForwardingHandler {
 
   constructor(
     inner: A2ARequestHandler,
-    private readonly registry: Pick<CommandRegistry, 'get'>,
+    private readonly registry: Pick<CommandRegistry, 'forCaller'>,
     private readonly metrics: HarnessMetrics,
   ) {
     super(inner);
@@ -36,7 +36,7 @@ export class MeteredRequestHandler extends ForwardingHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    const name = this.commandName(params);
+    const name = this.commandName(params, context);
     if (name === undefined) return this.inner.sendMessage(params, context);
     const start = process.hrtime.bigint();
     try {
@@ -53,7 +53,7 @@ export class MeteredRequestHandler extends ForwardingHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const name = this.commandName(params);
+    const name = this.commandName(params, context);
     const start = process.hrtime.bigint();
     let outcome: 'replied' | 'refused' = 'refused';
     this.streams++;
@@ -78,7 +78,9 @@ export class MeteredRequestHandler extends ForwardingHandler {
     }
   }
 
-  private commandName(params: SendMessageRequest): string | undefined {
-    return params.message ? parseCommand(params.message, this.registry)?.name : undefined;
+  /** As the command path decides it: a command this caller may not run is a turn (SEMANTICS §9). */
+  private commandName(params: SendMessageRequest, context: ServerCallContext): string | undefined {
+    const commands = this.registry.forCaller(callerOf(context));
+    return params.message ? parseCommand(params.message, commands)?.name : undefined;
   }
 }

@@ -106,3 +106,57 @@ describe('replaceWith', () => {
     expect(keys.shortKeys).toEqual(['carol']);
   });
 });
+
+describe('groups in the keys file (who may run a command)', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-groups-'));
+  const fileWith = (text: string) => {
+    const file = path.join(dir, `keys-${Math.random().toString(36).slice(2)}.txt`);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('reads @group lines beside the keys; old files read as before', () => {
+    const keys = loadApiKeys({
+      file: fileWith('alice=key1\nbob=key2\ncarol=key3\n@ops = alice, bob\n@leads=carol\n'),
+    })!;
+    expect(keys.inGroup('alice', 'ops')).toBe(true);
+    expect(keys.inGroup('bob', 'ops')).toBe(true);
+    expect(keys.inGroup('carol', 'ops')).toBe(false);
+    expect(keys.inGroup('carol', 'leads')).toBe(true);
+    expect(keys.inGroup('alice', 'nobody')).toBe(false);
+    expect(keys.groupNames).toEqual(['leads', 'ops']);
+    expect(parseApiKeyFile('alice=key1\n@ops = alice\n', 'keys.txt')).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'a member without a key',
+      'alice=key1\n@ops = alice, dave\n',
+      /:2: .*"ops".*without a key: dave/,
+    ],
+    ['a group defined twice', 'alice=key1\n@ops = alice\n@ops = alice\n', /:3: .*defined twice/],
+    ['a group without members', 'alice=key1\n@ops =\n', /:2: .*no members/],
+    ['a bad group name', 'alice=key1\n@ ops! = alice\n', /:2: a group name/],
+    ['no equals sign', 'alice=key1\n@ops alice\n', /:2: expected @group = /],
+  ])('refuses %s, saying where', (_what, text, message) => {
+    expect(() => loadApiKeys({ file: fileWith(text) })).toThrow(ApiKeysError);
+    expect(() => loadApiKeys({ file: fileWith(text) })).toThrow(message);
+  });
+
+  it('a group in HARNESS_API_KEYS is refused: groups live in the file', () => {
+    expect(() => parseApiKeyList('alice=key1,@ops=alice')).toThrow(/keys file only/);
+  });
+
+  it('a reload takes the new groups with the new keys', () => {
+    const keys = new ApiKeys(parseApiKeyList('alice=key1,bob=key2'), [
+      { name: 'ops', members: ['alice'], source: 'test' },
+    ]);
+    keys.replaceWith(
+      new ApiKeys(parseApiKeyList('alice=key1,bob=key2'), [
+        { name: 'ops', members: ['bob'], source: 'test' },
+      ]),
+    );
+    expect(keys.inGroup('alice', 'ops')).toBe(false);
+    expect(keys.inGroup('bob', 'ops')).toBe(true);
+  });
+});

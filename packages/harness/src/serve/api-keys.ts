@@ -1,10 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { groupMembers, isGroupLine, parseGroupLine, type ApiKeyGroup } from './api-key-groups.js';
 
 /** Keys shorter than this are accepted, with a warning: they are guessable. */
 export const SHORT_KEY_CHARS = 16;
 
-const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+/** What a principal's (or a group's) name may be. */
+export const PRINCIPAL = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const KEY = /^[\x21-\x7e]+$/;
 
 /**
@@ -33,8 +35,9 @@ export interface ApiKeyEntry {
 export class ApiKeys {
   private digests: { digest: Buffer; principal: string }[];
   private short: string[];
+  private groups: Map<string, ReadonlySet<string>>;
 
-  constructor(entries: readonly ApiKeyEntry[]) {
+  constructor(entries: readonly ApiKeyEntry[], groups: readonly ApiKeyGroup[] = []) {
     const seen = new Map<string, ApiKeyEntry>();
     for (const entry of entries) {
       if (entry.principal.toLowerCase() === ANONYMOUS_OWNER) {
@@ -52,6 +55,21 @@ export class ApiKeys {
     }
     this.digests = entries.map(({ key, principal }) => ({ digest: digestOf(key), principal }));
     this.short = entries.filter((e) => e.key.length < SHORT_KEY_CHARS).map((e) => e.principal);
+    try {
+      this.groups = groupMembers(groups, new Set(entries.map((e) => e.principal)));
+    } catch (error) {
+      throw new ApiKeysError((error as Error).message);
+    }
+  }
+
+  /** Whether `principal` is in the keys file's group `group` (SEMANTICS §9: who may run a command). */
+  inGroup(principal: string, group: string): boolean {
+    return this.groups.get(group)?.has(principal) ?? false;
+  }
+
+  /** The groups' names, sorted. */
+  get groupNames(): string[] {
+    return [...this.groups.keys()].sort();
   }
 
   /** Principals whose keys are shorter than `SHORT_KEY_CHARS`, to warn about. */
@@ -66,6 +84,7 @@ export class ApiKeys {
   replaceWith(next: ApiKeys): void {
     this.digests = next.digests;
     this.short = next.short;
+    this.groups = next.groups;
     for (const listener of this.replaced) listener();
   }
 
@@ -123,16 +142,39 @@ export function parseApiKeyList(text: string, source = 'HARNESS_API_KEYS'): ApiK
     .map((pair, index) => parsePair(pair, `${source} entry ${index + 1}`));
 }
 
-/** One `principal=key` per line; blank lines and `#` comments are skipped. */
+/** One `principal=key` per line; blank lines and `#` comments are skipped (and so are group lines). */
 export function parseApiKeyFile(text: string, file: string): ApiKeyEntry[] {
-  return text.split(/\r?\n/).flatMap((line, index) => {
+  return parseKeysFile(text, file).keys;
+}
+
+/** A keys file: `principal=key` lines, and `@group = principal, ...` lines. */
+export function parseKeysFile(
+  text: string,
+  file: string,
+): { keys: ApiKeyEntry[]; groups: ApiKeyGroup[] } {
+  const keys: ApiKeyEntry[] = [];
+  const groups: ApiKeyGroup[] = [];
+  text.split(/\r?\n/).forEach((line, index) => {
     const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) return [];
-    return [parsePair(trimmed, `${file}:${index + 1}`)];
+    const source = `${file}:${index + 1}`;
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    if (!isGroupLine(trimmed)) {
+      keys.push(parsePair(trimmed, source));
+      return;
+    }
+    try {
+      groups.push(parseGroupLine(trimmed, source, PRINCIPAL));
+    } catch (error) {
+      throw new ApiKeysError((error as Error).message);
+    }
   });
+  return { keys, groups };
 }
 
 function parsePair(pair: string, source: string): ApiKeyEntry {
+  if (isGroupLine(pair)) {
+    throw new ApiKeysError(`${source}: groups (@name = ...) are read from the keys file only`);
+  }
   const equals = pair.indexOf('=');
   // The key is never quoted back: a typo in a pair could put a real key in the logs.
   if (equals < 0) throw new ApiKeysError(`${source}: expected principal=key`);
@@ -154,6 +196,7 @@ function parsePair(pair: string, source: string): ApiKeyEntry {
 /** Keys from `HARNESS_API_KEYS` and `--api-keys <file>` together; undefined when there are none. */
 export function loadApiKeys(options: { env?: string; file?: string }): ApiKeys | undefined {
   const entries: ApiKeyEntry[] = [];
+  const groups: ApiKeyGroup[] = [];
   if (options.env !== undefined) entries.push(...parseApiKeyList(options.env));
   if (options.file !== undefined) {
     let text: string;
@@ -164,9 +207,12 @@ export function loadApiKeys(options: { env?: string; file?: string }): ApiKeys |
         `cannot read API key file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
       );
     }
-    const fromFile = parseApiKeyFile(text, options.file);
-    if (fromFile.length === 0) throw new ApiKeysError(`${options.file}: no principal=key lines`);
-    entries.push(...fromFile);
+    const fromFile = parseKeysFile(text, options.file);
+    if (fromFile.keys.length === 0) {
+      throw new ApiKeysError(`${options.file}: no principal=key lines`);
+    }
+    entries.push(...fromFile.keys);
+    groups.push(...fromFile.groups);
   }
-  return entries.length === 0 ? undefined : new ApiKeys(entries);
+  return entries.length === 0 ? undefined : new ApiKeys(entries, groups);
 }

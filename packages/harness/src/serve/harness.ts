@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CommandRegistry, CommandsCard } from 'a2a-commands';
+import { callerOf, CommandRegistry, CommandsCard } from 'a2a-commands';
 import { commandsContextBuilder, CommandsRequestHandler } from 'a2a-commands/server';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { sql } from 'kysely';
@@ -13,6 +13,7 @@ import {
 } from '../cluster/index.js';
 import { registerBuiltins } from '../commands/builtins/index.js';
 import { CustomCommands, customCommandRun } from '../commands/custom/index.js';
+import { customCommandAccess } from '../commands/custom/callers.js';
 import type { HarnessConfig } from '../config/config.js';
 import { resolveLimits, type Limits } from '../config/limits.js';
 import { NO_METRICS, type HarnessMetrics } from '../metrics/harness-metrics.js';
@@ -34,6 +35,7 @@ import { INTERRUPTED_BY_RESTART, INTERRUPTED_BY_SHUTDOWN } from '../turns/turn-e
 import { TurnHandler } from '../turns/turn-handler.js';
 import { TurnLifecycle } from '../turns/turn-lifecycle.js';
 import { baseAgentCard, withBearerAuth, withGrpcInterface } from './agent-card.js';
+import { withExtendedCard } from './caller-card.js';
 import type { ApiKeys } from './api-keys.js';
 import { hidingInternalErrors } from './internal-errors.js';
 import { MessageLimitsHandler } from './message-limits.js';
@@ -152,9 +154,10 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const served = options.grpcUrl ? withGrpcInterface(plain, options.grpcUrl) : plain;
   const base = push ? withPushNotifications(served) : served;
   const card = new CommandsCard(
-    options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
+    // With keys, each caller may have commands of their own: their extended card lists them.
+    options.apiKeys ? withExtendedCard(withBearerAuth(base, BEARER_SCHEME_NAME)) : base,
     registry,
-    { extend: withCompletion(options.publicUrl, registry) },
+    { extend: withCompletion(options.publicUrl) },
   );
   const shutdown = new AbortController();
 
@@ -186,6 +189,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     registry,
     store,
     agentCard: card.provider,
+    extendedAgentCard: (context) => card.forCaller(callerOf(context)),
     signal: shutdown.signal,
     argumentChars: limits.argumentChars,
     onError: (error, where, context) => {
@@ -226,6 +230,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     logger,
     runFor: (definition) => customCommandRun(definition, { maxPromptChars: limits.textChars }),
     maxFileBytes: limits.commandFileBytes,
+    allowedFor: customCommandAccess(options.apiKeys, (fields, message) =>
+      logger.warn(fields, message),
+    ),
   });
   await custom.load();
   await custom.watch();

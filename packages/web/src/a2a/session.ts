@@ -23,7 +23,13 @@ import {
   type ArgumentValues,
   type CommandCompletionParams,
 } from 'a2a-commands/client/completion';
-import { ApiKeyRefusedError, requiresApiKey, scopedKeyFetch } from 'a2a-chat-core';
+import {
+  ApiKeyRefusedError,
+  asksForApiKey,
+  cardForCaller,
+  requiresApiKey,
+  scopedKeyFetch,
+} from 'a2a-chat-core';
 import { ApiKeyNeededError } from './api-key.js';
 import { toTaskState } from './task-states.js';
 
@@ -96,6 +102,8 @@ export class AgentSession {
     readonly client: Client,
     private shown: ShownCard,
     private readonly fetchImpl: typeof fetch,
+    /** Whether calls carry a key: then the commands shown are the caller's own (SEMANTICS §9). */
+    private readonly keyed: boolean,
   ) {}
 
   /** The card, as last read: {@link takeCard} replaces it when the agent's changes. */
@@ -163,7 +171,8 @@ export class AgentSession {
     // The extended card, when the agent offers one, is the first call with the key.
     const card = await client.getAgentCard();
     if (apiKey) await checkKey(client);
-    return new AgentSession(url, client, shownCard(card, etag), fetchImpl);
+    const keyed = apiKey !== undefined && apiKey !== '' && asksForApiKey(resolved ?? card);
+    return new AgentSession(url, client, shownCard(card, etag), fetchImpl, keyed);
   }
 
   /** The ETag of the card as first read: where a2a-chat-core's `CardWatch` starts. */
@@ -173,12 +182,14 @@ export class AgentSession {
 
   /**
    * Takes a card read again (by `CardWatch`, when its ETag changed), so an
-   * open chat follows the commands the agent adds or removes. True when the
-   * commands (or their completion) changed. An agent with an extended card
-   * keeps the commands it gave with the key.
+   * open chat follows the commands the agent adds or removes. Resolves true
+   * when the commands (or their completion) changed. With a key and an
+   * extended card, the commands are read again from that card: the caller's own.
    */
-  takeCard(card: AgentCard): boolean {
-    if (this.shown.card.capabilities?.extendedAgentCard) return false;
+  async takeCard(publicCard: AgentCard, signal?: AbortSignal): Promise<boolean> {
+    const card = await cardForCaller(publicCard, this.keyed, () =>
+      this.client.getAgentCard(commandRequestOptions({ signal })),
+    );
     const next = shownCard(card, this.shown.etag);
     const changed = next.signature !== this.shown.signature;
     this.shown = next;

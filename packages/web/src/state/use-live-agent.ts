@@ -36,7 +36,13 @@ export function useLiveAgent(session: AgentSession | undefined, refreshMs: numbe
       etag: session.cardEtag,
       refreshMs,
       changed: (card) => {
-        if (session.takeCard(card)) setCardVersion((n) => n + 1);
+        session.takeCard(card).then(
+          (changed) => {
+            if (changed) setCardVersion((n) => n + 1);
+          },
+          // The caller's card could not be read: the commands shown stay until the next change.
+          () => {},
+        );
       },
       reachable: (error) => {
         if (error === undefined) {

@@ -18,16 +18,21 @@ export const helpCommand: BuiltinCommand = (services) => ({
   arguments: [
     {
       name: 'command',
-      complete: () =>
-        services.registry.list().map(({ name, description }) => ({ value: name, description })),
+      complete: ({ caller }) =>
+        services.registry
+          .forCaller(caller)
+          .list()
+          .map(({ name, description }) => ({ value: name, description })),
     },
   ],
-  run: ({ args }): CommandResult => {
+  run: ({ args, caller }): CommandResult => {
+    // SEMANTICS §9: the caller's own commands; the others do not exist for them.
+    const registry = services.registry.forCaller(caller);
     const wanted = args.trim().replace(/^\//, '');
-    if (wanted === '') return overviewOf(services.registry.specs());
-    const commands = services.registry.list();
+    if (wanted === '') return overviewOf(registry.specs());
+    const commands = registry.list();
 
-    const command = services.registry.get(wanted);
+    const command = registry.get(wanted);
     if (command) return detail(command);
 
     const suggestions = similarNames(

@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { CommandRegistry, CommandRun, RegisteredCommand } from 'a2a-commands';
+import type { Caller, CommandRegistry, CommandRun, RegisteredCommand } from 'a2a-commands';
 import { watch as watchPaths, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
 import { commandNameFromFile, parseCommandFile } from './parse-file.js';
@@ -28,6 +28,11 @@ export interface CustomCommandsOptions {
   runFor?: (definition: CustomCommandDefinition) => CommandRun;
   /** Quiet time after a file event before the file is re-read. Default 100 ms. */
   debounceMs?: number;
+  /**
+   * Who may run a definition (SEMANTICS §9); everyone when it answers undefined.
+   * By default, a definition with `callers` may be run by nobody.
+   */
+  allowedFor?: (definition: CustomCommandDefinition) => ((caller: Caller) => boolean) | undefined;
 }
 
 interface Owned {
@@ -68,6 +73,7 @@ export class CustomCommands {
   private readonly maxFileBytes: number;
   private readonly runFor: (definition: CustomCommandDefinition) => CommandRun;
   private readonly debounceMs: number;
+  private readonly allowedFor: NonNullable<CustomCommandsOptions['allowedFor']>;
 
   private readonly owned = new Map<string, Owned>();
   /** The last reason logged per skipped file, so a rescan does not repeat warnings. */
@@ -94,6 +100,8 @@ export class CustomCommands {
     this.maxFileBytes = maxFileBytes;
     this.runFor = options.runFor ?? customCommandRun;
     this.debounceMs = debounceMs;
+    this.allowedFor =
+      options.allowedFor ?? ((definition) => (definition.callers ? () => false : undefined));
   }
 
   /** The names of the commands this instance has registered, in registration order. */
@@ -309,6 +317,7 @@ export class CustomCommands {
         description: definition.description,
         argument_hint: definition.argument_hint,
         arguments: definition.arguments,
+        allowed: this.allowedFor(definition),
         run: this.runFor(definition),
       });
       this.owned.set(name, { file, definition, registered });
@@ -443,7 +452,8 @@ function sameDefinition(a: CustomCommandDefinition, b: CustomCommandDefinition):
     a.description === b.description &&
     a.argument_hint === b.argument_hint &&
     a.model === b.model &&
-    a.template === b.template
+    a.template === b.template &&
+    JSON.stringify(a.callers) === JSON.stringify(b.callers)
   );
 }
 

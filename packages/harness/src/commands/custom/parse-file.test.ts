@@ -166,3 +166,26 @@ describe('command names from file names', () => {
     expect(parseCommandFile(fileName, 'Body').ok).toBe(false);
   });
 });
+
+describe('parseCommandFile: who may run it (principals, groups)', () => {
+  it('takes a name or a list for each; neither means everyone', () => {
+    expect(ok('a.md', '---\nprincipals: alice\n---\nx').callers).toEqual({
+      principals: ['alice'],
+      groups: [],
+    });
+    expect(ok('a.md', '---\nprincipals: [alice, bob]\ngroups: [ops]\n---\nx').callers).toEqual({
+      principals: ['alice', 'bob'],
+      groups: ['ops'],
+    });
+    expect(ok('a.md', '---\ndescription: d\n---\nx').callers).toBeUndefined();
+  });
+
+  it.each([
+    ['principals: []', /"principals" is an empty list/],
+    ['groups: [ops, 3]', /"groups" must be a name or a list of names/],
+    ['principals: {alice: 1}', /"principals" must be a name or a list of names/],
+    ['groups: "two words"', /"groups" must be/],
+  ])('refuses %s', (line, message) => {
+    expect(reason('a.md', `---\n${line}\n---\nx`)).toMatch(message);
+  });
+});

@@ -2,6 +2,7 @@ import { COMMAND_NAME_PATTERN } from 'a2a-commands';
 import type { CommandArgument } from 'a2a-commands';
 import { parseDocument } from 'yaml';
 import { parseArguments } from './arguments.js';
+import { parseCallers, type CommandCallers } from './callers.js';
 
 /** A custom command as read from one Markdown file, before it has a `run`. */
 export interface CustomCommandDefinition {
@@ -16,6 +17,8 @@ export interface CustomCommandDefinition {
   template: string;
   /** The frontmatter's `arguments`, with their choices for completion. */
   arguments?: CommandArgument[];
+  /** The frontmatter's `principals` and `groups`: who may run it (SEMANTICS §9); everyone when absent. */
+  callers?: CommandCallers;
 }
 
 export type ParseResult =
@@ -63,7 +66,8 @@ export function commandNameFromFile(fileName: string): NameResult {
 
 /**
  * Reads one command file (pure: no IO). The file name gives the name; optional YAML
- * frontmatter gives `description`, `argument-hint`, `model` and `arguments`; the body is the template.
+ * frontmatter gives `description`, `argument-hint`, `model`, `arguments`, and who may run it
+ * (`principals`, `groups`); the body is the template.
  *
  * Decisions:
  * - `description` absent (or `null`, as in `description:`) falls back to the first
@@ -143,6 +147,9 @@ export function parseCommandFile(fileName: string, content: string): ParseResult
     if (!parsed.ok) return parsed;
     definition.arguments = parsed.arguments;
   }
+  const callers = parseCallers(data);
+  if (!callers.ok) return callers;
+  if (callers.callers) definition.callers = callers.callers;
   return { ok: true, definition };
 }
 

@@ -1,0 +1,95 @@
+// @vitest-environment node
+/**
+ * SEMANTICS §9 in the web chat, end to end: a harness with keys for alice and
+ * bob and a custom command for alice only, the built app at /ui, two browser
+ * contexts in Debian's Chromium (playwright-core). Each sees their own
+ * commands in the `/` menu; /deploy runs for alice and reaches the model as
+ * text for bob; a command file added later shows beside alice's own.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ApiKeys, parseApiKeyList } from 'a2a-harness';
+import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { buildWebChat, composerOf, launchChromium, runCommand } from './support.js';
+
+const ALICE = 'alice-key-0123456789abcdef';
+const BOB = 'bob-key-fedcba9876543210';
+
+let harness: TestHarness;
+let commandsDir: string;
+let browser: Browser;
+
+async function chatAs(key: string): Promise<Page> {
+  const page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  ).newPage();
+  await page.goto(`${harness.url}/ui`);
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await page.getByText('Connected to a2a-harness with an API key').waitFor();
+  return page;
+}
+
+async function menuNames(page: Page): Promise<string[]> {
+  const composer = composerOf(page);
+  await composer.fill('');
+  await composer.press('/');
+  const listbox = page.getByRole('listbox', { name: 'Commands' });
+  await listbox.waitFor();
+  const names = await listbox.getByRole('option').locator('.slash-name').allTextContents();
+  await composer.fill('');
+  return names;
+}
+
+beforeAll(async () => {
+  await buildWebChat();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-web-callers-'));
+  commandsDir = path.join(dataDir, 'commands');
+  mkdirSync(commandsDir, { recursive: true });
+  writeFileSync(
+    path.join(commandsDir, 'deploy.md'),
+    '---\ndescription: Deploy a service\nprincipals: alice\n---\nDeploy $ARGUMENTS.\n',
+  );
+  harness = await startHarness({
+    dataDir,
+    apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
+    config: { offline: { latencyMs: 1 } },
+  });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.stop();
+});
+
+it('each principal sees their own commands; /deploy runs for one and is text for the other', async () => {
+  const alice = await chatAs(ALICE);
+  const bob = await chatAs(BOB);
+  expect(await menuNames(alice)).toContain('/deploy');
+  const bobs = await menuNames(bob);
+  expect(bobs).toContain('/help');
+  expect(bobs).not.toContain('/deploy');
+
+  const reply = await runCommand(alice, 'deploy', 'web');
+  expect(await reply.locator('.reply-tag').textContent()).toBe('/deploy');
+
+  const composer = composerOf(bob);
+  await composer.fill('/deploy web');
+  await composer.press('Enter');
+  await bob.getByText('You said: /deploy web').waitFor();
+  expect(await bob.locator('article.reply[data-command="deploy"]').count()).toBe(0);
+}, 120_000);
+
+it("a command file added later shows beside the caller's own", async () => {
+  const alice = await chatAs(ALICE);
+  writeFileSync(path.join(commandsDir, 'notes.md'), '---\ndescription: Notes\n---\nNotes.\n');
+  // The chat reads the card again every 12 s.
+  await expect
+    .poll(() => menuNames(alice), { timeout: 40_000, interval: 2_000 })
+    .toContain('/notes');
+  expect(await menuNames(alice)).toContain('/deploy');
+}, 120_000);
