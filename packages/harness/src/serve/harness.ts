@@ -153,11 +153,20 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
   const plain = baseAgentCard(options.publicUrl, config.name);
   const served = options.grpcUrl ? withGrpcInterface(plain, options.grpcUrl) : plain;
   const base = push ? withPushNotifications(served) : served;
+  const completion = withCompletion(options.publicUrl);
   const card = new CommandsCard(
-    // With keys, each caller may have commands of their own: their extended card lists them.
-    options.apiKeys ? withExtendedCard(withBearerAuth(base, BEARER_SCHEME_NAME)) : base,
+    options.apiKeys ? withBearerAuth(base, BEARER_SCHEME_NAME) : base,
     registry,
-    { extend: withCompletion(options.publicUrl) },
+    {
+      // With keys, a caller may have commands of their own once some command is
+      // for some callers only: their extended card lists them. Until then the
+      // card offers none, so clients that read it whenever offered (0.3's) need no key to discover.
+      extend: (built, commands) =>
+        completion(
+          options.apiKeys && registry.hasRestricted ? withExtendedCard(built) : built,
+          commands,
+        ),
+    },
   );
   const shutdown = new AbortController();
 
