@@ -94,7 +94,7 @@ function expectTooLarge(binding: Binding, answer: { status: number; body: string
   } else {
     expect(body).toMatchObject({ error: { code: 413, status: 'INVALID_ARGUMENT' } });
   }
-  expect(body.error.message).toContain('limits.bodyBytes');
+  expect(body.error.message).toContain('a request can be at most 1,048,576 bytes');
 }
 
 /**
@@ -109,6 +109,7 @@ async function over<T>(
   send: () => Promise<T>,
 ): Promise<T> {
   harness.server.closeAllConnections();
+  const afterClosing = connections;
   await new Promise((resolve) => setTimeout(resolve, 100));
   if (connection === 'kept alive') {
     const before = connections;
@@ -119,7 +120,10 @@ async function over<T>(
   }
   const before = connections;
   const result = await send();
-  expect(connections - before).toBe(connection === 'fresh' ? 1 : 0);
+  // Chromium may open its next socket ahead of time, in the moment after the
+  // close: any socket since the close is a fresh one.
+  if (connection === 'fresh') expect(connections - afterClosing).toBeGreaterThanOrEqual(1);
+  else expect(connections - before).toBe(0);
   return result;
 }
 
@@ -159,7 +163,7 @@ describe.each(['fresh', 'kept alive'] as const)('on a %s connection', (connectio
           (error: unknown) => error as Error,
         ),
       );
-      expect(refusal?.message).toContain('limits.bodyBytes');
+      expect(refusal?.message).toContain('a request can be at most 1,048,576 bytes');
     },
   );
 
@@ -184,7 +188,7 @@ describe.each(['fresh', 'kept alive'] as const)('on a %s connection', (connectio
           (error: unknown) => error as Error,
         ),
       );
-      expect(refusal?.message).toContain('limits.bodyBytes');
+      expect(refusal?.message).toContain('a request can be at most 1,048,576 bytes');
     },
   );
 

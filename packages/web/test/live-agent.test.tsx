@@ -93,7 +93,7 @@ function sessionReading(answers: Array<() => 'same' | 'new' | 'down'>): {
   const session = {
     url: 'http://agent.test',
     cardEtag: '"v1"',
-    takeCard: vi.fn(() => true),
+    takeCard: vi.fn(async () => true),
   } as unknown as AgentSession;
   return { session, reads: () => fetchCard.mock.calls.length };
 }
