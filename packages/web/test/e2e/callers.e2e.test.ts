@@ -45,7 +45,7 @@ async function menuNames(page: Page): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  await buildWebChat();
+  const webUiDir = await buildWebChat();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-web-callers-'));
   commandsDir = path.join(dataDir, 'commands');
   mkdirSync(commandsDir, { recursive: true });
@@ -54,6 +54,7 @@ beforeAll(async () => {
     '---\ndescription: Deploy a service\nprincipals: alice\n---\nDeploy $ARGUMENTS.\n',
   );
   harness = await startHarness({
+    webUiDir,
     dataDir,
     apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
     config: { offline: { latencyMs: 1 } },

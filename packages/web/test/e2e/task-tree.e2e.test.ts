@@ -20,8 +20,8 @@ let harness: TestHarness;
 let browser: Browser;
 
 beforeAll(async () => {
-  await buildWebChat();
-  harness = await startHarness({ config: { offline: { latencyMs: 5 } } });
+  const webUiDir = await buildWebChat();
+  harness = await startHarness({ webUiDir, config: { offline: { latencyMs: 5 } } });
   browser = await launchChromium();
 }, 180_000);
 
