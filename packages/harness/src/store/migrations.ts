@@ -1,7 +1,7 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
-import { installCommandFunctionsV3 } from './postgres-command-functions.js';
+import { installCommandFunctionsV3 } from './postgres/command-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
 
 /**

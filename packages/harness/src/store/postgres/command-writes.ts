@@ -3,13 +3,13 @@ import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { commandReplyEvent, withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
-import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './postgres-command-functions.js';
-import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from './messages-table.js';
-import type { Owner } from './owner.js';
-import type { ReplyNotices } from './reply-notices.js';
-import { headOfRow, metadataOf, taskRowOf, type HeadRow } from './task-rows.js';
+import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './command-functions.js';
+import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from '../messages-table.js';
+import type { Owner } from '../owner.js';
+import type { ReplyNotices } from '../reply-notices.js';
+import { headOfRow, metadataOf, taskRowOf, type HeadRow } from '../task-rows.js';
 
-/** What the append function answers (`postgres-command-functions.ts`). */
+/** What the append function answers (`command-functions.ts`). */
 interface AppendRow {
   head_context_id: string;
   head_state: string | null;
@@ -31,10 +31,10 @@ const METADATA_ATTEMPTS = 50;
  * The command path on PostgreSQL, in raw `pg` queries: one indexed read of a
  * task's head, and one atomic append of a command, its reply and its effects,
  * each a single statement and so a single round trip. The append is a function
- * installed by the harness's migrations (`postgres-command-functions.ts`) that
+ * installed by the harness's migrations (`command-functions.ts`) that
  * takes the task's advisory lock, so it is ordered with the turn path's writes
  * in every process, and that notifies the reply to the other instances.
- * Rows are those of the SQLite path (`sqlite-command-path.ts`): the SDK's
+ * Rows are those of the SQLite repository (`../sqlite/`): the SDK's
  * `tasks` table and the harness's messages table.
  *
  * A metadata change (`/model`) is computed here from the metadata the request
@@ -42,7 +42,7 @@ const METADATA_ATTEMPTS = 50;
  * it is computed again from what the function sends back. So a command that
  * read the head costs two round trips in all, with or without a metadata change.
  */
-export class PostgresCommandPath {
+export class PostgresCommandWrites {
   /** By request (its call context): the metadata its head read saw. */
   private readonly seen = new WeakMap<object, SeenMetadata>();
   /** By request: the heads it read, by task, for the notice of its reply (`ReplyNotices`). */

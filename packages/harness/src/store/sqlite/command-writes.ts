@@ -2,9 +2,9 @@ import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type SqliteDatabase from 'better-sqlite3';
-import type { GroupCommit } from './group-commit.js';
-import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from './messages-table.js';
-import { MessageIdTakenError, type TaskChange } from './task-change.js';
+import type { GroupCommit } from '../group-commit.js';
+import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from '../messages-table.js';
+import { MessageIdTakenError, type TaskChange } from '../task-change.js';
 import {
   encode,
   headOfRow,
@@ -12,8 +12,8 @@ import {
   taskValuesOf,
   UPSERT_TASK_SQL,
   type HeadRow,
-} from './task-rows.js';
-import type { Owner } from './owner.js';
+} from '../task-rows.js';
+import type { Owner } from '../owner.js';
 
 /**
  * The command path on SQLite, in raw prepared statements: one indexed read of
@@ -27,7 +27,7 @@ import type { Owner } from './owner.js';
  * atomic in the JavaScript sense too: nothing else runs on the connection in
  * between. Writes that arrive together share one transaction (`GroupCommit`).
  */
-export class SqliteCommandPath {
+export class SqliteCommandWrites {
   private readonly selectHead;
   private readonly upsertTask;
   private readonly updateStatus;

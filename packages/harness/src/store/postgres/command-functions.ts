@@ -1,7 +1,7 @@
 import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql } from 'kysely';
-import { LOCK_CLASS, type AnyKysely } from './advisory-locks.js';
-import { MESSAGES_TABLE } from './messages-table.js';
+import { LOCK_CLASS, type AnyKysely } from '../advisory-locks.js';
+import { MESSAGES_TABLE } from '../messages-table.js';
 
 /**
  * The server-side functions of the PostgreSQL command path, installed by the

@@ -1,0 +1,75 @@
+import type { Message } from '@a2a-js/sdk';
+import { TASK_TABLE } from '@a2a-js/sdk/server/database';
+import type { TaskHead } from 'a2a-commands/server';
+import { sql, type Kysely } from 'kysely';
+import { fromRow, MESSAGES_TABLE, nextSeq, type MessagesTable } from './messages-table.js';
+import type { Owner } from './owner.js';
+import { headOfRow, type HeadRow } from './task-rows.js';
+import type { HistoryRange } from './task-repository.js';
+
+/**
+ * Reads of a task through kysely: on PostgreSQL, and on SQLite while kysely
+ * holds a transaction open on the connection (they then wait for it).
+ */
+export class KyselyReads {
+  constructor(private readonly db: Kysely<MessagesTable>) {}
+
+  async head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
+    const row = await sql<HeadRow>`
+      select context_id, status, metadata from ${sql.table(TASK_TABLE)}
+      where tenant = ${owner.tenant} and owner = ${owner.owner} and id = ${taskId}`.execute(
+      this.db,
+    );
+    const head = row.rows[0];
+    return head && headOfRow(taskId, head);
+  }
+
+  async history(taskId: string, { from, last }: HistoryRange): Promise<Message[]> {
+    let query = this.db.selectFrom(MESSAGES_TABLE).select('message').where('task_id', '=', taskId);
+    if (from !== undefined) query = query.where('seq', '>=', from);
+    if (last !== undefined) {
+      const rows = await query.orderBy('seq', 'desc').limit(last).execute();
+      return rows.reverse().map(fromRow);
+    }
+    return (await query.orderBy('seq', 'asc').execute()).map(fromRow);
+  }
+
+  historyEnd(taskId: string): Promise<number> {
+    return nextSeq(this.db, taskId);
+  }
+
+  async findMessage(
+    taskId: string,
+    messageId: string,
+  ): Promise<{ seq: number; message: Message } | undefined> {
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select(['seq', 'message'])
+      .where('task_id', '=', taskId)
+      .where('message_id', '=', messageId)
+      .executeTakeFirst();
+    return row && { seq: Number(row.seq), message: fromRow(row) };
+  }
+
+  async findReply(taskId: string, commandId: string): Promise<Message | undefined> {
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select('message')
+      .where('task_id', '=', taskId)
+      .where('reply_to', '=', commandId)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row && fromRow(row);
+  }
+
+  async messageAt(taskId: string, seq: number): Promise<Message | undefined> {
+    const row = await this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select('message')
+      .where('task_id', '=', taskId)
+      .where('seq', '=', seq)
+      .executeTakeFirst();
+    return row && fromRow(row);
+  }
+}

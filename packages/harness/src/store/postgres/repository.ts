@@ -1,0 +1,108 @@
+import type { Artifact, Message, Task } from '@a2a-js/sdk';
+import type { CommandEffects, TaskHead } from 'a2a-commands/server';
+import type pg from 'pg';
+import { replyChange, type CheckedWrites } from '../checked-writes.js';
+import type { KyselyReads } from '../kysely-reads.js';
+import type { Owner } from '../owner.js';
+import type { ReplyNotices } from '../reply-notices.js';
+import type { AlongsideWrite, TaskChange } from '../task-change.js';
+import type { HistoryRange, RequestKey, TaskRepository } from '../task-repository.js';
+import { PostgresCommandWrites } from './command-writes.js';
+
+/**
+ * Tasks on PostgreSQL, shared by instances: every transaction on a task first
+ * takes its advisory lock. A command is one call of a function the migrations
+ * install (`command-functions.ts`): one round trip for a new task, and the
+ * head read with the retry check plus that call on an existing one. The turn
+ * path's changes, which may carry a cluster write alongside, take the checked
+ * kysely transaction (`CheckedWrites`).
+ */
+export class PostgresTaskRepository implements TaskRepository {
+  private readonly commands: PostgresCommandWrites;
+  private replyNotices?: ReplyNotices;
+
+  constructor(
+    pool: pg.Pool,
+    private readonly checked: CheckedWrites,
+    private readonly reads: KyselyReads,
+  ) {
+    this.commands = new PostgresCommandWrites(pool);
+  }
+
+  notifyRepliesWith(notices: ReplyNotices): void {
+    this.replyNotices = notices;
+  }
+
+  head(owner: Owner, taskId: string, request?: RequestKey): Promise<TaskHead | undefined> {
+    return this.commands.loadHead(taskId, owner, request);
+  }
+
+  findMessage(
+    taskId: string,
+    messageId: string,
+    asker?: { owner: Owner; request: RequestKey },
+  ): Promise<{ seq: number; message: Message } | undefined> {
+    if (!asker) return this.reads.findMessage(taskId, messageId);
+    return this.commands.findMessage(taskId, messageId, asker.owner, asker.request);
+  }
+
+  findReply(taskId: string, commandId: string): Promise<Message | undefined> {
+    return this.reads.findReply(taskId, commandId);
+  }
+
+  history(taskId: string, range: HistoryRange): Promise<Message[]> {
+    return this.reads.history(taskId, range);
+  }
+
+  historyEnd(taskId: string): Promise<number> {
+    return this.reads.historyEnd(taskId);
+  }
+
+  messageAt(taskId: string, seq: number): Promise<Message | undefined> {
+    return this.reads.messageAt(taskId, seq);
+  }
+
+  create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
+    if (alongside || this.checked.quotaApplies(tasks.slice(0, -1)))
+      return this.checked.create(owner, tasks, alongside);
+    return this.checked.timed(this.commands.create(tasks, owner));
+  }
+
+  update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
+    return this.checked.update(owner, taskId, change);
+  }
+
+  appendReply(
+    owner: Owner,
+    taskId: string,
+    entries: Message[],
+    statusMessage: Message,
+    effects: CommandEffects,
+    request?: RequestKey,
+  ): Promise<TaskHead | undefined> {
+    if (this.checked.quotaApplies(effects.subtasks))
+      return this.checked.update(owner, taskId, replyChange(entries, statusMessage, effects));
+    // In this process, one writer of a task at a time holds a connection, as in the checked writes.
+    return this.checked.lock.run(taskId, () =>
+      this.checked.timed(
+        this.commands.appendReply(
+          taskId,
+          owner,
+          entries,
+          statusMessage,
+          effects,
+          request,
+          this.replyNotices,
+        ),
+      ),
+    );
+  }
+
+  save(owner: Owner, task: Task): Promise<void> {
+    return this.checked.save(owner, task);
+  }
+
+  keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
+    return this.checked.keepAnswerArtifact(owner, taskId, answer);
+  }
+}

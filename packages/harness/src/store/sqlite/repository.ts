@@ -1,0 +1,97 @@
+import type { Artifact, Message, Task } from '@a2a-js/sdk';
+import type { CommandEffects, TaskHead } from 'a2a-commands/server';
+import type SqliteDatabase from 'better-sqlite3';
+import { replyChange, type CheckedWrites } from '../checked-writes.js';
+import type { GroupCommit } from '../group-commit.js';
+import type { KyselyReads } from '../kysely-reads.js';
+import type { Owner } from '../owner.js';
+import type { AlongsideWrite, TaskChange } from '../task-change.js';
+import type { HistoryRange, TaskRepository } from '../task-repository.js';
+import { SqliteCommandWrites } from './command-writes.js';
+
+/**
+ * Tasks on SQLite: prepared statements on better-sqlite3's connection, the
+ * changes that arrive together in one transaction (`GroupCommit`). A change
+ * with a write alongside, or a fork under the history quota, takes the
+ * checked kysely transaction (`CheckedWrites`) on the same connection.
+ *
+ * Reads go straight to the connection, except while kysely holds a
+ * transaction open on it: they could see its uncommitted writes then, so they
+ * go through kysely and wait for it.
+ */
+export class SqliteTaskRepository implements TaskRepository {
+  private readonly statements: SqliteCommandWrites;
+
+  constructor(
+    connection: SqliteDatabase.Database,
+    commits: GroupCommit,
+    private readonly checked: CheckedWrites,
+    private readonly reads: KyselyReads,
+  ) {
+    this.statements = new SqliteCommandWrites(connection, commits);
+  }
+
+  async head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
+    if (this.statements.usable) return this.statements.loadHead(taskId, owner);
+    return this.reads.head(owner, taskId);
+  }
+
+  async findMessage(
+    taskId: string,
+    messageId: string,
+  ): Promise<{ seq: number; message: Message } | undefined> {
+    if (this.statements.usable) return this.statements.findMessage(taskId, messageId);
+    return this.reads.findMessage(taskId, messageId);
+  }
+
+  async findReply(taskId: string, commandId: string): Promise<Message | undefined> {
+    if (this.statements.usable) return this.statements.findReply(taskId, commandId);
+    return this.reads.findReply(taskId, commandId);
+  }
+
+  async history(taskId: string, range: HistoryRange): Promise<Message[]> {
+    if (this.statements.usable) return this.statements.history(taskId, range);
+    return this.reads.history(taskId, range);
+  }
+
+  historyEnd(taskId: string): Promise<number> {
+    return this.reads.historyEnd(taskId);
+  }
+
+  messageAt(taskId: string, seq: number): Promise<Message | undefined> {
+    return this.reads.messageAt(taskId, seq);
+  }
+
+  create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
+    if (alongside || this.checked.quotaApplies(tasks.slice(0, -1)))
+      return this.checked.create(owner, tasks, alongside);
+    return this.checked.timed(this.statements.create(tasks, owner));
+  }
+
+  update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
+    if (change.alongside || change.create) return this.checked.update(owner, taskId, change);
+    return this.checked.timed(this.statements.update(taskId, owner, change));
+  }
+
+  appendReply(
+    owner: Owner,
+    taskId: string,
+    entries: Message[],
+    statusMessage: Message,
+    effects: CommandEffects,
+  ): Promise<TaskHead | undefined> {
+    if (this.checked.quotaApplies(effects.subtasks))
+      return this.checked.update(owner, taskId, replyChange(entries, statusMessage, effects));
+    return this.checked.timed(
+      this.statements.appendReply(taskId, owner, entries, statusMessage, effects),
+    );
+  }
+
+  save(owner: Owner, task: Task): Promise<void> {
+    return this.checked.save(owner, task);
+  }
+
+  keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
+    return this.checked.keepAnswerArtifact(owner, taskId, answer);
+  }
+}

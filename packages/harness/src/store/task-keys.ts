@@ -1,0 +1,68 @@
+import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { TASK_TABLE } from '@a2a-js/sdk/server/database';
+import { sql, type Kysely } from 'kysely';
+import { MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
+import type { Owner } from './owner.js';
+
+/** Who a task belongs to, for work done outside any request (recovery). */
+export interface TaskKeys {
+  id: string;
+  contextId: string;
+  owner: string;
+  tenant: string;
+}
+
+/** Reads of tasks' keys across owners: for recovery, and SEMANTICS §10's context lookup. */
+export class TaskKeyReads {
+  constructor(private readonly db: Kysely<MessagesTable>) {}
+
+  /** Tasks a stop left working or submitted, across callers. */
+  tasksLeftRunning(): Promise<TaskKeys[]> {
+    const running = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
+      taskStateToJSON,
+    );
+    return this.taskKeys().where(sql.ref('status_state'), 'in', running).execute();
+  }
+
+  /**
+   * Sub-tasks left SUBMITTED with no message, older than `olderThanMs`: made by a
+   * command whose process died before the sub-task's first prompt was stored.
+   */
+  strandedSubtasks(olderThanMs: number): Promise<TaskKeys[]> {
+    const submitted = taskStateToJSON(TaskState.TASK_STATE_SUBMITTED);
+    return this.taskKeys()
+      .where(sql.ref('status_state'), '=', submitted)
+      .where(sql.ref('status_last_updated'), '<', Date.now() - olderThanMs)
+      .where(
+        sql<boolean>`not exists (select 1 from ${sql.table(MESSAGES_TABLE)} m where m.task_id = t.id)`,
+      )
+      .execute();
+  }
+
+  /** The owner's most recently active task in `contextId`; 'foreign' when only others' are there. */
+  async latestInContext(
+    contextId: string,
+    { tenant, owner }: Owner,
+  ): Promise<{ id: string } | 'foreign' | undefined> {
+    const inContext = () => this.taskKeys().where(sql.ref('context_id'), '=', contextId);
+    const own = await inContext()
+      .where(sql.ref('tenant'), '=', tenant)
+      .where(sql.ref('owner'), '=', owner)
+      .orderBy(sql.ref('status_last_updated'), 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (own) return { id: own.id };
+    return (await inContext().limit(1).executeTakeFirst()) ? 'foreign' : undefined;
+  }
+
+  private taskKeys() {
+    return this.db
+      .selectFrom(sql.table(TASK_TABLE).as('t'))
+      .select([
+        sql<string>`tenant`.as('tenant'),
+        sql<string>`owner`.as('owner'),
+        sql<string>`id`.as('id'),
+        sql<string>`context_id`.as('contextId'),
+      ]);
+  }
+}
