@@ -28,3 +28,16 @@ describe('ReplyNotices', () => {
     expect(sent.alreadySent({ payload: undefined } as unknown as StreamResponse)).toBe(false);
   });
 });
+
+describe('ReplyNotices at its bound', () => {
+  it('a reply marked as the bound is reached is still known as sent', () => {
+    const sent = new ReplyNotices({ channel: 'events', payloadOf: () => 'payload' });
+    // Replies the relay never asks about fill the memory up to its bound.
+    for (let i = 0; i < 9_999; i++) sent.markSent(`unasked-${i}`);
+    sent.markSent('r1');
+    sent.markSent('r2');
+    // Reaching the bound forgets the oldest, not the replies just written.
+    expect(sent.alreadySent(replyEvent('r1'))).toBe(true);
+    expect(sent.alreadySent(replyEvent('r2'))).toBe(true);
+  });
+});

@@ -7,7 +7,7 @@ export interface ReplyNotifier {
   payloadOf(taskId: string, event: StreamResponse): string | undefined;
 }
 
-/** Replies whose notices went out with their writes, remembered until the relay asks; a bound on forgetting. */
+/** Replies whose notices went out with their writes, remembered until the relay asks: a bound. */
 const REMEMBERED = 10_000;
 
 /**
@@ -24,7 +24,9 @@ export class ReplyNotices {
 
   /** Called once a write that carried the notice of reply `replyId` has committed. */
   markSent(replyId: string): void {
-    if (this.sent.size >= REMEMBERED) this.sent.clear();
+    // At the bound the oldest goes (a Set keeps insertion order), never a reply just written:
+    // forgetting one the relay is about to ask for would announce it twice.
+    if (this.sent.size >= REMEMBERED) this.sent.delete(this.sent.values().next().value!);
     this.sent.add(replyId);
   }
 
