@@ -9,13 +9,18 @@
  * existing task (one that changes metadata, with JSON's special characters);
  * turns that start and end each way a model can end them (finished, model
  * error, stopped); a message queued behind a running turn; a cancel; a fork's
- * copy; a sub-task's creation and its own turn.
+ * copy; a sub-task's creation and its own turn. Then, on harness processes of
+ * their own, a turn interrupted by kill -9 and ended by the restart's sweep.
  */
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { headers, rpc, SseReader, userText, waitFor } from 'a2a-testing/http';
+import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 
 /**
  * Quotes, backslashes, a newline, a tab, non-ASCII, an astral character and a
@@ -173,6 +178,86 @@ describe('the same changes on SQLite and on PostgreSQL', () => {
       seen[kind] = comparable(await observe(url, tasks));
     },
     60_000,
+  );
+
+  it('GetTask, ListTasks and SubscribeToTask return the same on both', () => {
+    expect(seen.sqlite).toBeDefined();
+    expect(seen.postgres).toEqual(seen.sqlite);
+  });
+});
+
+/** A harness process on its own data (a fresh PostgreSQL database for `postgres`), to kill and restart. */
+async function harnessProcesses(kind: 'sqlite' | 'postgres') {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-suite-crash-'));
+  const config = writeConfig(dataDir, {
+    defaultModel: 'openai/gpt-test',
+    turns: { firstByteMs: 30_000 },
+  });
+  const database = kind === 'postgres' ? await freshPostgresDatabase('a2a_suite_crash') : undefined;
+  const args = ['--data', dataDir, '--config', config];
+  if (database) args.push('--database-url', database.url);
+  const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl };
+  return { start: () => spawnHarness(args, env), drop: () => database?.drop() };
+}
+
+describe('a turn kill -9 cut short, ended by the restart, on SQLite and on PostgreSQL', () => {
+  const seen: Partial<Record<'sqlite' | 'postgres', unknown>> = {};
+
+  it.each(['sqlite', 'postgres'] as const)(
+    'the interrupted ending on %s',
+    async (kind) => {
+      const processes = await harnessProcesses(kind);
+      let second: HarnessProcess | undefined;
+      try {
+        const first = await processes.start();
+        const created = await rpc(first.url, 'SendMessage', { message: userText('/help') });
+        const task = created.body.result.task.id as string;
+        fake.misbehave('silent');
+        const hanging = await rpc(first.url, 'SendMessage', {
+          message: userText('hang on', { taskId: task }),
+          configuration: { returnImmediately: true },
+        });
+        expect(hanging.body.error).toBeUndefined();
+        await untilTask(first.url, task, (t) => t.status.state === 'TASK_STATE_WORKING');
+        first.child.kill('SIGKILL');
+        await first.exited;
+        fake.misbehave(undefined);
+
+        second = await processes.start();
+        const url = second.url;
+        // On PostgreSQL the sweep waits for the dead instance's lease to run out.
+        await waitFor(
+          async () => {
+            const got = await getTask(url, task);
+            return got?.status.state === 'TASK_STATE_INPUT_REQUIRED' &&
+              /interrupted/.test(lastText(got))
+              ? got
+              : undefined;
+          },
+          'the interrupted turn to end',
+          400,
+        );
+        // The task takes a turn again after the sweep.
+        const again = await rpc(url, 'SendMessage', {
+          message: userText('after the restart', { taskId: task }),
+        });
+        expect(again.body.error).toBeUndefined();
+        await untilTask(
+          url,
+          task,
+          (t) =>
+            t.status.state === 'TASK_STATE_INPUT_REQUIRED' &&
+            textOf(t.history.at(-2)).includes('after the restart'),
+        );
+        seen[kind] = comparable(await observe(url, [task]));
+      } finally {
+        fake.misbehave(undefined);
+        second?.child.kill('SIGTERM');
+        await second?.exited;
+        await processes.drop();
+      }
+    },
+    120_000,
   );
 
   it('GetTask, ListTasks and SubscribeToTask return the same on both', () => {
