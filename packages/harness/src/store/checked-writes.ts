@@ -1,6 +1,4 @@
 import { TaskState, type Artifact, type Message, type Task } from '@a2a-js/sdk';
-import type { OwnerResolver, ServerCallContext } from '@a2a-js/sdk/server';
-import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { KeyedLock, withoutReplyTags } from 'a2a-commands/server/internal';
 import type { Kysely } from 'kysely';
@@ -14,8 +12,9 @@ import {
   type MessagesTable,
   type ReplyLink,
 } from './messages-table.js';
-import { ownerContext, type Owner } from './owner.js';
+import type { Owner } from './owner.js';
 import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
+import { readHead, upsertTask, writeArtifacts, writeHead } from './task-head-sql.js';
 
 /** Rows a single INSERT carries (4 parameters each). */
 const INSERT_BATCH = 1000;
@@ -26,7 +25,6 @@ const SAVE_TAIL = 100;
 export interface CheckedWritesOptions {
   /** PostgreSQL shared by processes: each transaction first takes the task's advisory lock. */
   shared: boolean;
-  resolveOwner: OwnerResolver;
   /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
   historyCharsPerOwner: number;
   /** Told how many seconds each write took (the in-process lock's wait not included). */
@@ -35,10 +33,9 @@ export interface CheckedWritesOptions {
 
 /**
  * The changes a repository's own statements do not make yet, in one kysely
- * transaction each, the head through the SDK's `DatabaseTaskStore` (its
- * `tasks` table): a change with a cluster write alongside, a fork under the
- * history quota, the SDK's save, a turn's answer. Both repositories use it, so
- * what it writes is what their own statements write.
+ * transaction each, on the same rows (`task-head-sql.ts`, `messages-table.ts`):
+ * a change with a cluster write alongside, a fork under the history quota,
+ * the SDK's save, a turn's answer. Both repositories use it.
  */
 export class CheckedWrites {
   /** One writer of a task at a time in this process: a busy task's writers stay off the pool. */
@@ -70,8 +67,8 @@ export class CheckedWrites {
   }
 
   save(owner: Owner, task: Task): Promise<void> {
-    return this.write(task.id, owner, async (db, heads, context) => {
-      const stored = await heads.load(task.id, context);
+    return this.write(task.id, async (db) => {
+      const stored = await readHead(db, owner, task.id);
       const tail = task.history.slice(-SAVE_TAIL);
       const known = new Set(
         tail.length === 0
@@ -91,28 +88,25 @@ export class CheckedWrites {
       );
       const fresh = stored ? tail.filter((m) => !known.has(m.messageId)) : task.history;
       await appendRows(db, task.id, fresh);
-      await heads.save(
-        { ...task, history: [], metadata: withoutReplyTags(task.metadata) },
-        context,
-      );
+      await upsertTask(db, owner, task);
     });
   }
 
   /** New tasks; the last is the one `alongside` and the lock are for. */
   create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
     const main = tasks.at(-1)!;
-    return this.write(main.id, owner, async (db, heads, context) => {
+    return this.write(main.id, async (db) => {
       await alongside?.(db);
       await this.checkHistoryQuota(db, tasks.slice(0, -1), owner);
-      await insertTasks(db, heads, tasks, context);
+      await insertTasks(db, owner, tasks);
     });
   }
 
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
-    return this.write(taskId, owner, async (db, heads, context) => {
-      const task = await heads.load(taskId, context);
-      if (!task) return undefined;
-      const refused = change.refuse?.(headOf(task));
+    return this.write(taskId, async (db) => {
+      const head = await readHead(db, owner, taskId);
+      if (!head) return undefined;
+      const refused = change.refuse?.(head);
       if (refused) throw refused;
       if (change.appendOnce && change.append?.length) {
         const taken = await takenId(db, taskId, change.append);
@@ -121,44 +115,30 @@ export class CheckedWrites {
       if ((await change.alongside?.(db)) === false) return undefined;
       if (change.create) {
         await this.checkHistoryQuota(db, change.create, owner);
-        await insertTasks(db, heads, change.create, context);
+        await insertTasks(db, owner, change.create);
       }
       if (change.append?.length)
         await appendRows(db, taskId, change.append, undefined, change.replyLink);
-      if (change.status) task.status = change.status(task.status);
+      if (!change.status && !change.metadata) return head;
+      if (change.status) head.status = change.status(head.status);
       if (change.metadata)
-        task.metadata = withoutReplyTags(change.metadata(structuredClone(task.metadata ?? {})));
-      await heads.save(task, context);
-      return headOf(task);
+        head.metadata = withoutReplyTags(change.metadata(structuredClone(head.metadata ?? {})));
+      await writeHead(db, owner, head);
+      return head;
     });
   }
 
   keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
-    return this.write(taskId, owner, async (_db, heads, context) => {
-      const task = await heads.load(taskId, context);
-      if (task) await heads.save({ ...task, history: [], artifacts: [answer] }, context);
-    });
+    return this.write(taskId, (db) => writeArtifacts(db, owner, taskId, [answer]));
   }
 
-  private write<T>(
-    taskId: string,
-    owner: Owner,
-    change: (
-      db: Kysely<MessagesTable>,
-      heads: DatabaseTaskStore,
-      context: ServerCallContext,
-    ) => Promise<T>,
-  ): Promise<T> {
+  private write<T>(taskId: string, change: (db: Kysely<MessagesTable>) => Promise<T>): Promise<T> {
     return this.lock.run(taskId, async () => {
       const start = process.hrtime.bigint();
       try {
         return await this.db.transaction().execute(async (trx) => {
           if (this.options.shared) await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-          // The SDK's store works on any Kysely; its table types are its own business.
-          const heads = new DatabaseTaskStore(trx as unknown as Kysely<unknown>, {
-            ownerResolver: this.options.resolveOwner,
-          });
-          return change(trx, heads, ownerContext(owner.owner, owner.tenant));
+          return change(trx);
         });
       } finally {
         this.options.onWrite?.(Number(process.hrtime.bigint() - start) / 1e9);
@@ -205,22 +185,12 @@ export function replyChange(
   };
 }
 
-function headOf(task: Task): TaskHead {
-  const { history: _history, artifacts: _artifacts, ...head } = task;
-  return head;
-}
-
 /** New tasks: their ids are fresh, so no other writer can hold them yet. */
-async function insertTasks(
-  db: Kysely<MessagesTable>,
-  heads: DatabaseTaskStore,
-  tasks: Task[],
-  context: ServerCallContext,
-): Promise<void> {
+async function insertTasks(db: Kysely<MessagesTable>, owner: Owner, tasks: Task[]): Promise<void> {
   for (const task of tasks) {
     // A new task's history starts at 0: no need to look for its end.
     await appendRows(db, task.id, task.history, 0, replyLinkOf(task.history, task.status?.message));
-    await heads.save({ ...task, history: [], metadata: withoutReplyTags(task.metadata) }, context);
+    await upsertTask(db, owner, task);
   }
 }
 

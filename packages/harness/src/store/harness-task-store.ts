@@ -57,7 +57,6 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     this.keys = new TaskKeyReads(db);
     const checked = new CheckedWrites(db, {
       shared: db.getExecutor().adapter instanceof PostgresAdapter,
-      resolveOwner: this.resolveOwner,
       historyCharsPerOwner: this.historyCharsPerOwner,
       onWrite: options.onWrite,
     });

@@ -1,10 +1,9 @@
 import type { Message } from '@a2a-js/sdk';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { TaskHead } from 'a2a-commands/server';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { fromRow, MESSAGES_TABLE, nextSeq, type MessagesTable } from './messages-table.js';
 import type { Owner } from './owner.js';
-import { headOfRow, type HeadRow } from './task-rows.js';
+import { readHead } from './task-head-sql.js';
 import type { HistoryRange } from './task-repository.js';
 
 /**
@@ -14,14 +13,8 @@ import type { HistoryRange } from './task-repository.js';
 export class KyselyReads {
   constructor(private readonly db: Kysely<MessagesTable>) {}
 
-  async head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
-    const row = await sql<HeadRow>`
-      select context_id, status, metadata from ${sql.table(TASK_TABLE)}
-      where tenant = ${owner.tenant} and owner = ${owner.owner} and id = ${taskId}`.execute(
-      this.db,
-    );
-    const head = row.rows[0];
-    return head && headOfRow(taskId, head);
+  head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
+    return readHead(this.db, owner, taskId);
   }
 
   async history(taskId: string, { from, last }: HistoryRange): Promise<Message[]> {

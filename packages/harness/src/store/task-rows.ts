@@ -52,7 +52,7 @@ export function taskRowOf(task: Task, scope: Owner): TaskRow {
   };
 }
 
-const TASK_COLUMNS = [
+export const TASK_COLUMNS = [
   'tenant',
   'owner',
   'id',
