@@ -7,12 +7,13 @@ import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
 import type { AlongsideWrite, TaskChange } from '../task-change.js';
 import type { HistoryRange, TaskRepository } from '../task-repository.js';
-import { SqliteCommandWrites } from './command-writes.js';
+import { SqliteReads } from './reads.js';
+import { SqliteWrites } from './writes.js';
 
 /**
  * Tasks on SQLite: prepared statements on better-sqlite3's connection, the
- * changes that arrive together in one transaction (`GroupCommit`). A change
- * with a write alongside, or a fork under the history quota, takes the
+ * changes that arrive together in one transaction (`GroupCommit`). Only a
+ * change with a write alongside, or a fork under the history quota, takes the
  * checked kysely transaction (`CheckedWrites`) on the same connection.
  *
  * Reads go straight to the connection, except while kysely holds a
@@ -20,7 +21,8 @@ import { SqliteCommandWrites } from './command-writes.js';
  * go through kysely and wait for it.
  */
 export class SqliteTaskRepository implements TaskRepository {
-  private readonly statements: SqliteCommandWrites;
+  private readonly writes: SqliteWrites;
+  private readonly now: SqliteReads;
 
   constructor(
     connection: SqliteDatabase.Database,
@@ -28,11 +30,12 @@ export class SqliteTaskRepository implements TaskRepository {
     private readonly checked: CheckedWrites,
     private readonly reads: KyselyReads,
   ) {
-    this.statements = new SqliteCommandWrites(connection, commits);
+    this.writes = new SqliteWrites(connection, commits);
+    this.now = new SqliteReads(connection);
   }
 
   async head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
-    if (this.statements.usable) return this.statements.loadHead(taskId, owner);
+    if (this.now.usable) return this.now.head(taskId, owner);
     return this.reads.head(owner, taskId);
   }
 
@@ -40,17 +43,17 @@ export class SqliteTaskRepository implements TaskRepository {
     taskId: string,
     messageId: string,
   ): Promise<{ seq: number; message: Message } | undefined> {
-    if (this.statements.usable) return this.statements.findMessage(taskId, messageId);
+    if (this.now.usable) return this.now.findMessage(taskId, messageId);
     return this.reads.findMessage(taskId, messageId);
   }
 
   async findReply(taskId: string, commandId: string): Promise<Message | undefined> {
-    if (this.statements.usable) return this.statements.findReply(taskId, commandId);
+    if (this.now.usable) return this.now.findReply(taskId, commandId);
     return this.reads.findReply(taskId, commandId);
   }
 
   async history(taskId: string, range: HistoryRange): Promise<Message[]> {
-    if (this.statements.usable) return this.statements.history(taskId, range);
+    if (this.now.usable) return this.now.history(taskId, range);
     return this.reads.history(taskId, range);
   }
 
@@ -65,12 +68,12 @@ export class SqliteTaskRepository implements TaskRepository {
   create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
     if (alongside || this.checked.quotaApplies(tasks.slice(0, -1)))
       return this.checked.create(owner, tasks, alongside);
-    return this.checked.timed(this.statements.create(tasks, owner));
+    return this.checked.timed(this.writes.create(tasks, owner));
   }
 
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
     if (change.alongside || change.create) return this.checked.update(owner, taskId, change);
-    return this.checked.timed(this.statements.update(taskId, owner, change));
+    return this.checked.timed(this.writes.update(taskId, owner, change));
   }
 
   appendReply(
@@ -83,15 +86,15 @@ export class SqliteTaskRepository implements TaskRepository {
     if (this.checked.quotaApplies(effects.subtasks))
       return this.checked.update(owner, taskId, replyChange(entries, statusMessage, effects));
     return this.checked.timed(
-      this.statements.appendReply(taskId, owner, entries, statusMessage, effects),
+      this.writes.appendReply(taskId, owner, entries, statusMessage, effects),
     );
   }
 
   save(owner: Owner, task: Task): Promise<void> {
-    return this.checked.save(owner, task);
+    return this.checked.timed(this.writes.save(task, owner));
   }
 
   keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
-    return this.checked.keepAnswerArtifact(owner, taskId, answer);
+    return this.checked.timed(this.writes.keepAnswerArtifact(taskId, owner, answer));
   }
 }

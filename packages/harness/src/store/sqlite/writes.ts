@@ -1,9 +1,9 @@
-import { TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk';
+import { Artifact, TaskState, type Message, type Task, type TaskStatus } from '@a2a-js/sdk';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from '../group-commit.js';
-import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from '../messages-table.js';
+import { MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from '../messages-table.js';
 import { MessageIdTakenError, type TaskChange } from '../task-change.js';
 import {
   encode,
@@ -15,10 +15,12 @@ import {
 } from '../task-rows.js';
 import type { Owner } from '../owner.js';
 
+/** How many of a save's newest messages are checked against the store; the SDK only appends. */
+const SAVE_TAIL = 100;
+
 /**
- * The command path on SQLite, in raw prepared statements: one indexed read of
- * a task's head, and one atomic append of a command, its reply and its effects.
- * It keeps the SDK's `tasks` table and its row format (what `DatabaseTaskStore`
+ * The writes on SQLite, in raw prepared statements: a command's append of
+ * itself, its reply and its effects; a turn's changes; the SDK's save. It keeps the SDK's `tasks` table and its row format (what `DatabaseTaskStore`
  * reads back) and the harness's messages table, so data directories need no
  * migration. A command's write touches only the head's status and metadata
  * columns, never the artifacts a turn wrote.
@@ -27,7 +29,7 @@ import type { Owner } from '../owner.js';
  * atomic in the JavaScript sense too: nothing else runs on the connection in
  * between. Writes that arrive together share one transaction (`GroupCommit`).
  */
-export class SqliteCommandWrites {
+export class SqliteWrites {
   private readonly selectHead;
   private readonly upsertTask;
   private readonly updateStatus;
@@ -35,11 +37,10 @@ export class SqliteCommandWrites {
   private readonly insertMessage;
   private readonly lastSeq;
   private readonly selectMessage;
-  private readonly selectReply;
-  private readonly historyStatements;
+  private readonly updateArtifacts;
 
   constructor(
-    private readonly database: SqliteDatabase.Database,
+    database: SqliteDatabase.Database,
     private readonly commits: GroupCommit,
   ) {
     this.selectHead = database.prepare<[string, string, string], HeadRow>(
@@ -56,67 +57,15 @@ export class SqliteCommandWrites {
       `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to) values (?, ?, ?, ?, ?)
        on conflict (task_id, message_id) do nothing`,
     );
-    this.selectMessage = database.prepare<[string, string], { seq: number; message: string }>(
-      `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
+    this.selectMessage = database.prepare<[string, string], { seq: number }>(
+      `select seq from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
     );
-    this.selectReply = database
-      .prepare<[string, string], string>(
-        `select message from ${MESSAGES_TABLE} where task_id = ? and reply_to = ? order by seq limit 1`,
-      )
-      .pluck();
-    const history = (where: string, order: string) =>
-      database
-        .prepare<unknown[], string>(
-          `select message from ${MESSAGES_TABLE} where task_id = ?${where} order by seq ${order}`,
-        )
-        .pluck();
-    this.historyStatements = {
-      all: history('', 'asc'),
-      from: history(' and seq >= ?', 'asc'),
-      last: history('', 'desc limit ?'),
-      fromLast: history(' and seq >= ?', 'desc limit ?'),
-    };
+    this.updateArtifacts = database.prepare(
+      'update tasks set artifacts = ? where tenant = ? and owner = ? and id = ?',
+    );
     this.lastSeq = database
       .prepare<[string], number | null>(`select max(seq) from ${MESSAGES_TABLE} where task_id = ?`)
       .pluck();
-  }
-
-  /** False while another transaction is open on the connection: then the caller waits for it. */
-  get usable(): boolean {
-    return !this.database.inTransaction;
-  }
-
-  /** The head, read now: call only when `usable`, so that no uncommitted write is seen. */
-  loadHead(taskId: string, scope: Owner): TaskHead | undefined {
-    const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
-    return row && headOfRow(taskId, row);
-  }
-
-  /** A message of the task by its id, read now (call only when `usable`); undefined when none. */
-  findMessage(taskId: string, messageId: string): { seq: number; message: Message } | undefined {
-    const row = this.selectMessage.get(taskId, messageId);
-    return row && { seq: Number(row.seq), message: fromRow(row) };
-  }
-
-  /** The stored reply to a command message of the task, read now (call only when `usable`). */
-  findReply(taskId: string, commandId: string): Message | undefined {
-    const message = this.selectReply.get(taskId, commandId);
-    return message === undefined ? undefined : fromRow({ message });
-  }
-
-  /** The task's history, or part of it, read now (call only when `usable`). */
-  history(taskId: string, { from, last }: { from?: number; last?: number }): Message[] {
-    const { all, from: fromSeq, last: lastN, fromLast } = this.historyStatements;
-    const rows =
-      last === undefined
-        ? from === undefined
-          ? all.all(taskId)
-          : fromSeq.all(taskId, from)
-        : (from === undefined
-            ? lastN.all(taskId, last)
-            : fromLast.all(taskId, from, last)
-          ).reverse();
-    return rows.map((message) => fromRow({ message }));
   }
 
   /**
@@ -206,6 +155,28 @@ export class SqliteCommandWrites {
       }
       head.status = status;
       return head;
+    });
+  }
+
+  /** The SDK's save: the row replaced, the newest messages not yet stored appended. */
+  save(task: Task, scope: Owner): Promise<void> {
+    return this.commits.write(() => {
+      const stored = this.selectHead.get(scope.tenant, scope.owner, task.id);
+      const fresh = stored
+        ? task.history
+            .slice(-SAVE_TAIL)
+            .filter((m) => !this.selectMessage.get(task.id, m.messageId))
+        : task.history;
+      if (fresh.length > 0) this.appendMessages(task.id, fresh, this.nextSeq(task.id));
+      this.upsertTask.run(taskValuesOf(task, scope));
+    });
+  }
+
+  /** SEMANTICS §4: a turn's answer as the task's one artifact. */
+  keepAnswerArtifact(taskId: string, scope: Owner, answer: Artifact): Promise<void> {
+    return this.commits.write(() => {
+      const json = JSON.stringify([Artifact.toJSON(answer)]);
+      this.updateArtifacts.run(json, scope.tenant, scope.owner, taskId);
     });
   }
 
