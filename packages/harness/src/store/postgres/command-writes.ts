@@ -1,13 +1,13 @@
 import { Message, taskStateFromJSON, type Task } from '@a2a-js/sdk';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { commandReplyEvent, withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './command-functions.js';
-import { fromRow, MESSAGES_TABLE, replyLinkOf, toRow } from '../messages-table.js';
+import { replyLinkOf, toRow } from '../messages-table.js';
 import type { Owner } from '../owner.js';
 import type { ReplyNotices } from '../reply-notices.js';
-import { headOfRow, metadataOf, taskRowOf, type HeadRow } from '../task-rows.js';
+import { metadataOf, taskRowOf } from '../task-rows.js';
+import type { RequestHeads } from './request-heads.js';
 
 /** What the append function answers (`command-functions.ts`). */
 interface AppendRow {
@@ -17,9 +17,6 @@ interface AppendRow {
   applied: boolean;
 }
 
-/** Metadata seen by one request, by task: the stored column, or null when it is empty. */
-type SeenMetadata = Map<string, string | null>;
-
 /**
  * How many times a metadata change is computed again because another writer
  * changed the metadata meanwhile. Each retry means another write committed, so
@@ -28,9 +25,9 @@ type SeenMetadata = Map<string, string | null>;
 const METADATA_ATTEMPTS = 50;
 
 /**
- * The command path on PostgreSQL, in raw `pg` queries: one indexed read of a
- * task's head, and one atomic append of a command, its reply and its effects,
- * each a single statement and so a single round trip. The append is a function
+ * A command's writes on PostgreSQL, in raw `pg` queries: a new task with its
+ * command and reply, or one atomic append of a command, its reply and its
+ * effects, each a single statement and so a single round trip. The append is a function
  * installed by the harness's migrations (`command-functions.ts`) that
  * takes the task's advisory lock, so it is ordered with the turn path's writes
  * in every process, and that notifies the reply to the other instances.
@@ -43,66 +40,10 @@ const METADATA_ATTEMPTS = 50;
  * read the head costs two round trips in all, with or without a metadata change.
  */
 export class PostgresCommandWrites {
-  /** By request (its call context): the metadata its head read saw. */
-  private readonly seen = new WeakMap<object, SeenMetadata>();
-  /** By request: the heads it read, by task, for the notice of its reply (`ReplyNotices`). */
-  private readonly readHeads = new WeakMap<object, Map<string, TaskHead>>();
-  /** By request: heads read with its retry check, by task (null: the caller has no such task). */
-  private readonly prefetched = new WeakMap<object, Map<string, HeadRow | null>>();
-
-  constructor(private readonly pool: pg.Pool) {}
-
-  /**
-   * A message of the task by its id (SEMANTICS §8's check of every message),
-   * read with the caller's head of the task in the same round trip: `reader`'s
-   * next `loadHead` of the task takes that head instead of reading it again.
-   */
-  async findMessage(
-    taskId: string,
-    messageId: string,
-    scope: Owner,
-    reader: object,
-  ): Promise<{ seq: number; message: Message } | undefined> {
-    const result = await this.pool.query<
-      { seq: number | null; message: string | null } & {
-        [K in keyof HeadRow]: HeadRow[K] | null;
-      }
-    >({
-      name: 'a2a_harness_probe_message',
-      text: `select t.context_id, t.status, t.metadata, m.seq, m.message
-        from (select 1) as one
-        left join ${TASK_TABLE} t on t.tenant = $1 and t.owner = $2 and t.id = $3
-        left join ${MESSAGES_TABLE} m on m.task_id = $3 and m.message_id = $4`,
-      values: [scope.tenant, scope.owner, taskId, messageId],
-    });
-    const row = result.rows[0]!;
-    let heads = this.prefetched.get(reader);
-    if (!heads) this.prefetched.set(reader, (heads = new Map()));
-    heads.set(
-      taskId,
-      row.context_id === null
-        ? null
-        : { context_id: row.context_id, status: row.status, metadata: row.metadata },
-    );
-    return row.message === null
-      ? undefined
-      : { seq: Number(row.seq), message: fromRow({ message: row.message }) };
-  }
-
-  /** The head, in one indexed read; `reader` remembers the metadata seen for a later append. */
-  async loadHead(taskId: string, scope: Owner, reader?: object): Promise<TaskHead | undefined> {
-    const row =
-      (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
-    if (!row) return undefined;
-    const head = headOfRow(taskId, row);
-    if (reader) {
-      this.remember(reader, taskId, row.metadata);
-      let heads = this.readHeads.get(reader);
-      if (!heads) this.readHeads.set(reader, (heads = new Map()));
-      heads.set(taskId, head);
-    }
-    return head;
-  }
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly heads: RequestHeads,
+  ) {}
 
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
   async create(tasks: Task[], scope: Owner): Promise<void> {
@@ -141,11 +82,11 @@ export class PostgresCommandWrites {
       }),
     );
     const subtasks = effects.subtasks?.length ? newTaskRows(effects.subtasks, scope) : undefined;
-    let seen = effects.metadata ? this.seen.get(reader ?? {})?.get(taskId) : null;
+    let seen = effects.metadata ? reader && this.heads.seenMetadata(reader, taskId) : null;
     for (let attempt = 1; ; attempt++) {
       if (seen === undefined) {
         // No head read by this request to start from: read the metadata now.
-        const head = await this.readHead(taskId, scope);
+        const head = await this.heads.readHead(taskId, scope);
         if (!head) return undefined;
         seen = head.metadata;
       }
@@ -174,7 +115,7 @@ export class PostgresCommandWrites {
       });
       const row = result.rows[0];
       if (!row) return undefined;
-      if (reader) this.remember(reader, taskId, row.head_metadata);
+      if (reader) this.heads.remember(reader, taskId, row.head_metadata);
       if (row.applied) {
         if (notice) notices!.markSent(statusMessage.messageId);
         return {
@@ -208,37 +149,13 @@ export class PostgresCommandWrites {
     reader: object | undefined,
     notices: ReplyNotices,
   ): string | undefined {
-    const read = reader && this.readHeads.get(reader)?.get(taskId);
+    const read = reader && this.heads.headRead(reader, taskId);
     if (!read) return undefined;
     const event = commandReplyEvent(
       { ...read, status: { state: read.status?.state ?? 0, message: reply, timestamp } },
       reply,
     );
     return notices.notifier.payloadOf(taskId, { payload: { $case: 'statusUpdate', value: event } });
-  }
-
-  private async readHead(taskId: string, scope: Owner): Promise<HeadRow | undefined> {
-    const result = await this.pool.query<HeadRow>({
-      name: 'a2a_harness_select_head',
-      text: `select context_id, status, metadata from ${TASK_TABLE} where tenant = $1 and owner = $2 and id = $3`,
-      values: [scope.tenant, scope.owner, taskId],
-    });
-    return result.rows[0];
-  }
-
-  /** The head read with `reader`'s retry check, once: later reads go to the database. */
-  private takePrefetched(reader: object, taskId: string): HeadRow | false | undefined {
-    const heads = this.prefetched.get(reader);
-    const head = heads?.get(taskId);
-    if (head === undefined) return undefined;
-    heads!.delete(taskId);
-    return head ?? false;
-  }
-
-  private remember(reader: object, taskId: string, metadata: string | null): void {
-    let seen = this.seen.get(reader);
-    if (!seen) this.seen.set(reader, (seen = new Map()));
-    seen.set(taskId, metadata);
   }
 }
 

@@ -8,6 +8,7 @@ import type { ReplyNotices } from '../reply-notices.js';
 import type { AlongsideWrite, TaskChange } from '../task-change.js';
 import type { HistoryRange, RequestKey, TaskRepository } from '../task-repository.js';
 import { PostgresCommandWrites } from './command-writes.js';
+import { RequestHeads } from './request-heads.js';
 
 /**
  * Tasks on PostgreSQL, shared by instances: every transaction on a task first
@@ -18,6 +19,7 @@ import { PostgresCommandWrites } from './command-writes.js';
  * kysely transaction (`CheckedWrites`).
  */
 export class PostgresTaskRepository implements TaskRepository {
+  private readonly heads: RequestHeads;
   private readonly commands: PostgresCommandWrites;
   private replyNotices?: ReplyNotices;
 
@@ -26,7 +28,8 @@ export class PostgresTaskRepository implements TaskRepository {
     private readonly checked: CheckedWrites,
     private readonly reads: KyselyReads,
   ) {
-    this.commands = new PostgresCommandWrites(pool);
+    this.heads = new RequestHeads(pool);
+    this.commands = new PostgresCommandWrites(pool, this.heads);
   }
 
   notifyRepliesWith(notices: ReplyNotices): void {
@@ -34,7 +37,7 @@ export class PostgresTaskRepository implements TaskRepository {
   }
 
   head(owner: Owner, taskId: string, request?: RequestKey): Promise<TaskHead | undefined> {
-    return this.commands.loadHead(taskId, owner, request);
+    return this.heads.loadHead(taskId, owner, request);
   }
 
   findMessage(
@@ -43,7 +46,7 @@ export class PostgresTaskRepository implements TaskRepository {
     asker?: { owner: Owner; request: RequestKey },
   ): Promise<{ seq: number; message: Message } | undefined> {
     if (!asker) return this.reads.findMessage(taskId, messageId);
-    return this.commands.findMessage(taskId, messageId, asker.owner, asker.request);
+    return this.heads.findMessage(taskId, messageId, asker.owner, asker.request);
   }
 
   findReply(taskId: string, commandId: string): Promise<Message | undefined> {
