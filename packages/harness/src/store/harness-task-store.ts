@@ -69,7 +69,13 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         db.connection().execute(async () => run());
       const commits = new GroupCommit(sqlite, exclusive, options.groupCommit ?? true);
       walCheckpointsOf(db)?.holdWritesWith((run) => commits.quiet(run));
-      this.repository = new SqliteTaskRepository(sqlite, commits, checked, reads);
+      this.repository = new SqliteTaskRepository(
+        sqlite,
+        commits,
+        checked,
+        reads,
+        this.historyCharsPerOwner,
+      );
     } else if (pool) {
       this.repository = new PostgresTaskRepository(pool, checked, reads);
     } else {

@@ -1,7 +1,7 @@
 import type { Artifact, Message, Task } from '@a2a-js/sdk';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
-import { replyChange, type CheckedWrites } from '../checked-writes.js';
+import type { CheckedWrites } from '../checked-writes.js';
 import type { GroupCommit } from '../group-commit.js';
 import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
@@ -13,7 +13,7 @@ import { SqliteWrites } from './writes.js';
 /**
  * Tasks on SQLite: prepared statements on better-sqlite3's connection, the
  * changes that arrive together in one transaction (`GroupCommit`). Only a
- * change with a write alongside, or a fork under the history quota, takes the
+ * change with a write alongside (or new tasks in a `TaskChange`) takes the
  * checked kysely transaction (`CheckedWrites`) on the same connection.
  *
  * Reads go straight to the connection, except while kysely holds a
@@ -29,8 +29,9 @@ export class SqliteTaskRepository implements TaskRepository {
     commits: GroupCommit,
     private readonly checked: CheckedWrites,
     private readonly reads: KyselyReads,
+    historyCharsPerOwner: number,
   ) {
-    this.writes = new SqliteWrites(connection, commits);
+    this.writes = new SqliteWrites(connection, commits, historyCharsPerOwner);
     this.now = new SqliteReads(connection);
   }
 
@@ -66,8 +67,7 @@ export class SqliteTaskRepository implements TaskRepository {
   }
 
   create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
-    if (alongside || this.checked.quotaApplies(tasks.slice(0, -1)))
-      return this.checked.create(owner, tasks, alongside);
+    if (alongside) return this.checked.create(owner, tasks, alongside);
     return this.checked.timed(this.writes.create(tasks, owner));
   }
 
@@ -83,8 +83,6 @@ export class SqliteTaskRepository implements TaskRepository {
     statusMessage: Message,
     effects: CommandEffects,
   ): Promise<TaskHead | undefined> {
-    if (this.checked.quotaApplies(effects.subtasks))
-      return this.checked.update(owner, taskId, replyChange(entries, statusMessage, effects));
     return this.checked.timed(
       this.writes.appendReply(taskId, owner, entries, statusMessage, effects),
     );

@@ -3,6 +3,7 @@ import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from '../group-commit.js';
+import { historyCharsOf, HistoryQuotaError } from '../history-quota.js';
 import { MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from '../messages-table.js';
 import { MessageIdTakenError, type TaskChange } from '../task-change.js';
 import {
@@ -38,11 +39,20 @@ export class SqliteWrites {
   private readonly lastSeq;
   private readonly selectMessage;
   private readonly updateArtifacts;
+  private readonly charsOwned;
 
   constructor(
     database: SqliteDatabase.Database,
     private readonly commits: GroupCommit,
+    /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
+    private readonly historyCharsPerOwner: number,
   ) {
+    this.charsOwned = database
+      .prepare<[string, string], number>(
+        `select coalesce(sum(length(m.message)), 0) from ${MESSAGES_TABLE} m
+         join tasks t on t.id = m.task_id where t.owner = ? and t.tenant = ?`,
+      )
+      .pluck();
     this.selectHead = database.prepare<[string, string, string], HeadRow>(
       'select context_id, status, metadata from tasks where tenant = ? and owner = ? and id = ?',
     );
@@ -109,6 +119,7 @@ export class SqliteWrites {
   /** Stores new tasks (a command's task and its sub-tasks) with their histories, atomically. */
   create(tasks: Task[], scope: Owner): Promise<void> {
     return this.commits.write(() => {
+      this.checkHistoryQuota(tasks.slice(0, -1), scope);
       for (const task of tasks) this.insertTask(task, scope);
     });
   }
@@ -128,6 +139,7 @@ export class SqliteWrites {
       const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
       if (!row) return undefined;
       const head = headOfRow(taskId, row);
+      this.checkHistoryQuota(effects.subtasks ?? [], scope);
       for (const subtask of effects.subtasks ?? []) this.insertTask(subtask, scope);
       this.appendMessages(
         taskId,
@@ -178,6 +190,20 @@ export class SqliteWrites {
       const json = JSON.stringify([Artifact.toJSON(answer)]);
       this.updateArtifacts.run(json, scope.tenant, scope.owner, taskId);
     });
+  }
+
+  /**
+   * History copied into new tasks (a fork) must fit the owner's quota, checked
+   * in the write that stores them: writes to one file are one at a time, so
+   * concurrent forks cannot all pass.
+   */
+  private checkHistoryQuota(subtasks: readonly Task[], scope: Owner): void {
+    if (!Number.isFinite(this.historyCharsPerOwner)) return;
+    const adding = historyCharsOf(subtasks);
+    if (adding === 0) return;
+    const stored = Number(this.charsOwned.get(scope.owner, scope.tenant) ?? 0);
+    if (stored + adding > this.historyCharsPerOwner)
+      throw new HistoryQuotaError(adding, stored, this.historyCharsPerOwner);
   }
 
   private insertTask(task: Task, scope: Owner): void {
