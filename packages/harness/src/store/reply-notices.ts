@@ -1,4 +1,4 @@
-import type { StreamResponse } from '@a2a-js/sdk';
+import type { Message, StreamResponse } from '@a2a-js/sdk';
 
 /** How a reply's notification to the other instances is made (the cluster's bus knows). */
 export interface ReplyNotifier {
@@ -7,34 +7,31 @@ export interface ReplyNotifier {
   payloadOf(taskId: string, event: StreamResponse): string | undefined;
 }
 
-/** Replies whose notices went out with their writes, remembered until the relay asks: a bound. */
-const REMEMBERED = 10_000;
-
 /**
  * Command replies told to the other instances inside the write that stores
  * them (PostgreSQL sends a NOTIFY made in a transaction when it commits), so
  * that a command on an existing task costs no round trip for the telling.
- * The relay that would otherwise send the reply's event asks `alreadySent`
- * first, and sends only what did not go with its write.
+ *
+ * The store decides, and marks the reply message it wrote; the relay that
+ * would otherwise send the reply's event asks `alreadySent` with that event,
+ * whose status message is the same object. Remembered by the object itself,
+ * weakly: nothing to bound, and no other reply can be taken for it.
  */
 export class ReplyNotices {
-  private readonly sent = new Set<string>();
+  private readonly sent = new WeakSet<Message>();
 
   constructor(readonly notifier: ReplyNotifier) {}
 
-  /** Called once a write that carried the notice of reply `replyId` has committed. */
-  markSent(replyId: string): void {
-    // At the bound the oldest goes (a Set keeps insertion order), never a reply just written:
-    // forgetting one the relay is about to ask for would announce it twice.
-    if (this.sent.size >= REMEMBERED) this.sent.delete(this.sent.values().next().value!);
-    this.sent.add(replyId);
+  /** Called once a write that carried the notice of `reply` has committed. */
+  markSent(reply: Message): void {
+    this.sent.add(reply);
   }
 
   /** Whether `event`, a reply's status update, was told already with its write; forgets it then. */
   alreadySent(event: StreamResponse): boolean {
     const payload = event.payload;
     if (payload?.$case !== 'statusUpdate') return false;
-    const replyId = payload.value.status?.message?.messageId;
-    return replyId !== undefined && this.sent.delete(replyId);
+    const reply = payload.value.status?.message;
+    return reply !== undefined && this.sent.delete(reply);
   }
 }

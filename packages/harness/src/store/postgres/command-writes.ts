@@ -117,7 +117,7 @@ export class PostgresCommandWrites {
       if (!row) return undefined;
       if (reader) this.heads.remember(reader, taskId, row.head_metadata);
       if (row.applied) {
-        if (notice) notices!.markSent(statusMessage.messageId);
+        if (notice) notices!.markSent(statusMessage);
         return {
           id: taskId,
           contextId: row.head_context_id,
