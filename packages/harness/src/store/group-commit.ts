@@ -71,9 +71,10 @@ export class GroupCommit {
       else if (!this.scheduled) {
         // Writes asked for after this one in the same turn gather for the next.
         this.scheduled = true;
-        const alone = this.quietLately && this.held === 0 && !this.database.inTransaction;
-        if (alone) this.commitPending();
         setImmediate(() => this.flush());
+        if (this.quietLately && this.held === 0 && !this.database.inTransaction) {
+          this.commitPending();
+        }
       }
     });
   }
