@@ -141,6 +141,9 @@ try {
   target('C /help throughput @32 ÷ A', c32, '≥ 1.0 (stretch 1.2)', c32 >= 1);
   const cP50 = ratio(trips.C!.p50, floor.p50);
   target('C /help p50 ÷ A', cP50, '≤ 1.0', cP50 <= 1);
+  // One call at a time: a lone command pays its whole path, commit included, with nothing to share it.
+  const c1 = ratio(trips.C!.throughput[1]!, floor.throughput[1]!);
+  target('C /help throughput @1 ÷ A', c1, '≥ 1.0', c1 >= 1);
   // The target for a command on an existing task (it reads the head, then appends).
   const d32 = ratio(trips.D!.throughput[32]!, floor.throughput[32]!);
   target('D /model throughput @32 ÷ A', d32, '≥ 1.0', d32 >= 1);
@@ -212,8 +215,9 @@ try {
     ratio: ratio(passed.throughput[32]!, withModel.throughput[32]!),
     ratioTo: 'A+model @32',
   });
+  // A figure, not a target: a model turn against an echo; A+model is its fair floor.
   const passRatio = ratio(passed.throughput[32]!, passTrips.A!.throughput[32]!);
-  target('pass-through throughput @32 ÷ A', passRatio, '≥ 0.85', passRatio >= 0.85);
+  log(`figure pass-through throughput @32 ÷ A: ${passRatio.toFixed(3)}`);
   const fairRatio = ratio(passed.throughput[32]!, withModel.throughput[32]!);
   target('pass-through throughput @32 ÷ A+model', fairRatio, '≥ 0.85', fairRatio >= 0.85);
   await Promise.all([a.stop(), aModel.stop(), aPrime.stop(), b.stop(), pass.stop()]);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, sqliteConnectionOf, type HarnessDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -12,19 +12,34 @@ let raw: SqliteDatabase.Database;
 let file: string;
 let commits: GroupCommit;
 
-beforeEach(async () => {
+// One database for the file (opening one runs the migrations); fresh tables for each test.
+beforeAll(async () => {
   file = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-group-commit-')), 'tasks.db');
   database = await openDatabase(`sqlite:${file}`);
   raw = sqliteConnectionOf(database.db)!;
+});
+afterAll(() => database.close());
+beforeEach(() => {
+  raw.exec('drop table if exists notes; drop table if exists other_writes');
   raw.exec('create table notes (text text primary key)');
+  raw.exec('create table other_writes (text text)');
   commits = new GroupCommit(raw, (run) => database.db.connection().execute(async () => run()));
 });
-afterEach(() => database.close());
 
 const insert = (text: string) => () => {
   raw.prepare('insert into notes (text) values (?)').run(text);
   return text;
 };
+/**
+ * A turn with several writes, as under load: the group it leaves holds more
+ * than one write, so the writes of the next turns all gather.
+ */
+const busyTurn = () =>
+  Promise.all(
+    [1, 2, 3].map(() =>
+      commits.write(() => raw.prepare('insert into other_writes (text) values (?)').run('busy')),
+    ),
+  );
 /** What another connection to the file sees: only what is committed. */
 const committed = () => {
   const other = new SqliteDatabase(file, { readonly: true });
@@ -36,7 +51,45 @@ const committed = () => {
 };
 
 describe('group commit', () => {
-  it('writes asked for together share one transaction, and each is committed when its promise resolves', async () => {
+  it('a lone write on a quiet connection is committed before the loop turns', async () => {
+    const write = commits.write(insert('alone'));
+    // Another connection sees it already: it did not wait for others to join it.
+    expect(committed()).toEqual(['alone']);
+    expect(await write).toBe('alone');
+  });
+
+  it('the writes asked for after a lone one in the same turn gather into one transaction', async () => {
+    const seen: number[] = [];
+    const writes = ['a', 'b', 'c'].map((text) =>
+      commits.write(() => {
+        seen.push(raw.prepare('select count(*) from notes').pluck().get() as number);
+        return insert(text)();
+      }),
+    );
+    expect(committed()).toEqual(['a']);
+    expect(await Promise.all(writes)).toEqual(['a', 'b', 'c']);
+    expect(committed()).toEqual(['a', 'b', 'c']);
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it('under load every write waits for its group, and a quiet turn brings back lone commits', async () => {
+    await busyTurn();
+    const gathered = ['a', 'b'].map((text) => commits.write(insert(text)));
+    expect(committed()).toEqual([]);
+    await Promise.all(gathered);
+    expect(committed()).toEqual(['a', 'b']);
+    // The last group held two writes, so a single one still waits for its turn...
+    const single = commits.write(insert('c'));
+    expect(committed()).toEqual(['a', 'b']);
+    await single;
+    // ...and that group held one: the connection is quiet again.
+    const lone = commits.write(insert('d'));
+    expect(committed()).toEqual(['a', 'b', 'c', 'd']);
+    await lone;
+  });
+
+  it('writes asked for together under load share one transaction, and each is committed when its promise resolves', async () => {
+    await busyTurn();
     const seen: number[] = [];
     const countInTransaction = () => {
       seen.push(raw.prepare('select count(*) from notes').pluck().get() as number);
@@ -82,6 +135,7 @@ describe('group commit', () => {
   });
 
   it('when one throws, the group is applied again, each in a savepoint: the others are stored once', async () => {
+    await busyTurn();
     const runs = new Map<string, number>();
     const counted = (text: string) => () => {
       runs.set(text, (runs.get(text) ?? 0) + 1);

@@ -14,12 +14,18 @@ interface Pending {
 /**
  * Group commit on one SQLite connection: the synchronous changes asked for
  * while the event loop is busy are applied together, at the next turn of the
- * loop, in one transaction. Should one throw, the transaction is taken back and
- * the group applied again with each change in a savepoint of its own, so that
- * one that throws takes back only its own writes (savepoints on every change
- * cost a tenth of a command's write). A change may thus run twice: it must do
- * nothing outside the database. Each promise settles only once the
- * transaction is committed, so what a caller is told is stored is stored.
+ * loop, in one transaction. On a quiet connection (its last group held at most
+ * one write) the first write of a turn commits at once instead: one call at a
+ * time, nothing would join it, and its answer need not wait for the loop to
+ * turn. Writes asked for after it in that turn gather as before, and under load
+ * groups hold several writes, so every write waits for its group.
+ *
+ * Should one change throw, the transaction is taken back and the group applied
+ * again with each change in a savepoint of its own, so that one that throws
+ * takes back only its own writes (savepoints on every change cost a tenth of a
+ * command's write). A change may thus run twice: it must do nothing outside the
+ * database. Each promise settles only once the transaction is committed, so
+ * what a caller is told is stored is stored.
  *
  * Another transaction may be open on the connection (kysely's, awaiting between
  * statements): `exclusive` then runs the group once the connection is free.
@@ -27,6 +33,8 @@ interface Pending {
 export class GroupCommit {
   private pending: Pending[] = [];
   private scheduled = false;
+  /** The last group held at most one write: the next may commit at once (`write`). */
+  private quietLately = true;
   /** While above 0, groups wait (`quiet`). */
   private held = 0;
   private readonly savepoint;
@@ -61,8 +69,12 @@ export class GroupCommit {
       this.pending.push({ change, resolve: resolve as (value: unknown) => void, reject });
       if (!this.grouped) this.flush();
       else if (!this.scheduled) {
+        // Writes asked for after this one in the same turn gather for the next.
         this.scheduled = true;
         setImmediate(() => this.flush());
+        if (this.quietLately && this.held === 0 && !this.database.inTransaction) {
+          this.commitPending();
+        }
       }
     });
   }
@@ -87,6 +99,11 @@ export class GroupCommit {
   private flush(): void {
     this.scheduled = false;
     if (this.held > 0) return;
+    this.quietLately = this.pending.length <= 1;
+    this.commitPending();
+  }
+
+  private commitPending(): void {
     const group = this.pending;
     this.pending = [];
     if (group.length === 0) return;
