@@ -59,6 +59,12 @@ const measured: Record<string, string> = {};
 const idOf = (instance: HarnessProcess) =>
   instance.logs.find((line) => line.msg === 'joined the instances on this database')
     ?.instance as string;
+/** Warnings every fault here causes: a connection lost, a client gone. */
+const routine = (line: Record<string, unknown>) =>
+  /^(database: lost a connection|cluster: lost the listening connection|request aborted)/.test(
+    String(line.msg),
+  );
+
 /** A port nothing listens on just now. */
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -198,7 +204,9 @@ afterAll(async () => {
   await Promise.all(all.map((instance) => instance.exited));
   // What the instances warned of: where to look first when a check above failed.
   all.forEach((instance, i) => {
-    for (const line of instance.logs.filter((each) => (each.level as number) >= 40))
+    for (const line of instance.logs.filter(
+      (each) => (each.level as number) >= 40 && !routine(each),
+    ))
       console.info(`instance ${i} at ${line.time}: ${line.msg}`, line.tasks ?? line.err ?? '');
   });
   await fake?.close();
