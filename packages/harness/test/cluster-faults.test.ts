@@ -10,11 +10,14 @@
  * The recovery times it prints are the ones docs/scaling.md gives.
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenApplicationName, poolApplicationName } from '../src/cluster/connection-names.js';
+import { limitWords } from '../src/config/limit-words.js';
+import { CHANNEL } from '../src/cluster/event-bus.js';
 import { INTERRUPTED_BY_RESTART } from '../src/turns/turn-endings.js';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { rpc, userText } from 'a2a-testing/http';
@@ -22,10 +25,12 @@ import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/proc
 import { startThrowawayPostgres, type ThrowawayPostgres } from 'a2a-testing/throwaway-postgres';
 import {
   sendBlocking,
+  sendBurst,
   streamMessage,
   streamMessageRetried,
   subscribe,
   waitUntil,
+  type Burst,
   type StreamEntry,
   type Subscription,
 } from './support/cluster-ledger.js';
@@ -42,13 +47,32 @@ const ANSWER_WORDS = 40;
 let postgres: ThrowawayPostgres;
 let fake: FakeOpenAI;
 let args: string[];
+/** The config file with a lease of `leaseMs`. */
+let configWith: (leaseMs: number) => string;
 const instances: HarnessProcess[] = [];
+/** Started by a test, on top of the three. */
+const extras: HarnessProcess[] = [];
 const streams: StreamEntry[] = [];
+const bursts: Burst[] = [];
 const measured: Record<string, string> = {};
 
 const idOf = (instance: HarnessProcess) =>
   instance.logs.find((line) => line.msg === 'joined the instances on this database')
     ?.instance as string;
+/** Warnings every fault here causes: a connection lost, a client gone. */
+const routine = (line: Record<string, unknown>) =>
+  /^(database: lost a connection|cluster: lost the listening connection|request aborted)/.test(
+    String(line.msg),
+  );
+
+/** A port nothing listens on just now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every text the model was asked to answer, as often as it was asked. */
@@ -107,14 +131,46 @@ function noLateChunks(subscriptions: Subscription[]): void {
   for (const subscription of subscriptions) expect(subscription.lateChunks).toBe(0);
 }
 
+/**
+ * While a turn of a new task streams, 60 sends to that task at once over
+ * `via`: exactly `QUEUED_PER_TASK` are taken and the rest refused with the
+ * documented error. `/stop` on the last of `via` then ends the turn, and each
+ * taken message runs (the final check reads them in the store).
+ */
+async function queueHolds(label: string, via: HarnessProcess[]): Promise<void> {
+  const hold = stream(via[0]!, `hold ${label}`);
+  await untilStreaming([hold]);
+  const urls = via.map((instance) => instance.listeningUrl);
+  const burst = await sendBurst(urls, hold.taskId!, `burst ${label}`, 60);
+  bursts.push(burst);
+  expect(hold.endedAt, `${label}: the held turn ended during the burst`).toBeUndefined();
+  expect(burst.taken, `${label}: taken`).toHaveLength(QUEUED_PER_TASK);
+  const refusal = {
+    code: -32004,
+    message: limitWords.queuedPerTask(hold.taskId!, QUEUED_PER_TASK),
+  };
+  expect(burst.errors).toEqual(burst.refused.map(() => refusal));
+  const stop = await rpc(via.at(-1)!.listeningUrl, 'SendMessage', {
+    message: userText('/stop', { taskId: hold.taskId }),
+  });
+  expect(stop.body.result.task.status.message.metadata).toEqual({ command: 'stop' });
+  await hold.done;
+  expect(hold.finalText?.startsWith(`answer to hold ${label}: w0`)).toBe(true);
+  await waitUntil(() => burst.taken.every((text) => modelCalls().includes(text)), 30_000);
+}
+
 /** A reply the model writes: long for turns under a fault, short for the queue's burst. */
 function answerTo(text: string): string {
   const words = text.startsWith('burst') ? 3 : text.startsWith('hold') ? 1000 : ANSWER_WORDS;
   return `answer to ${text}: ${Array.from({ length: words }, (_, i) => `w${i}`).join(' ')}`;
 }
 
-async function spawnInstance(): Promise<HarnessProcess> {
-  return spawnHarness(args, { OPENAI_API_KEY: 'sk-faults', OPENAI_BASE_URL: fake.baseUrl });
+/** An instance on the suite's database; `extra` arguments override the suite's. */
+async function spawnInstance(extra: string[] = []): Promise<HarnessProcess> {
+  return spawnHarness([...args, ...extra], {
+    OPENAI_API_KEY: 'sk-faults',
+    OPENAI_BASE_URL: fake.baseUrl,
+  });
 }
 
 beforeAll(async () => {
@@ -128,22 +184,31 @@ beforeAll(async () => {
     }),
   ]);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-faults-'));
-  const config = writeConfig(dataDir, {
-    defaultModel: 'openai/gpt-test',
-    limits: { queuedPerTask: QUEUED_PER_TASK },
-    cluster: { leaseMs: LEASE_MS },
-    turns: { modelWorker: false },
-  });
-  args = ['--data', dataDir, '--config', config, '--database-url', postgres.url];
+  configWith = (leaseMs) =>
+    writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-faults-config-')), {
+      defaultModel: 'openai/gpt-test',
+      limits: { queuedPerTask: QUEUED_PER_TASK },
+      cluster: { leaseMs },
+      turns: { modelWorker: false },
+    });
+  args = ['--data', dataDir, '--config', configWith(LEASE_MS), '--database-url', postgres.url];
   instances.push(...(await Promise.all([0, 1, 2].map(() => spawnInstance()))));
 }, 120_000);
 
 afterAll(async () => {
-  for (const instance of instances) {
+  const all = [...instances, ...extras];
+  for (const instance of all) {
     instance.child.kill('SIGCONT');
     instance.child.kill('SIGTERM');
   }
-  await Promise.all(instances.map((instance) => instance.exited));
+  await Promise.all(all.map((instance) => instance.exited));
+  // What the instances warned of: where to look first when a check above failed.
+  all.forEach((instance, i) => {
+    for (const line of instance.logs.filter(
+      (each) => (each.level as number) >= 40 && !routine(each),
+    ))
+      console.info(`instance ${i} at ${line.time}: ${line.msg}`, line.tasks ?? line.err ?? '');
+  });
   await fake?.close();
   await postgres?.stop();
   console.info('cluster faults, as measured:', measured);
@@ -151,29 +216,38 @@ afterAll(async () => {
 
 describe('a cluster of three instances under faults', () => {
   it('60 concurrent sends to one task from three instances: exactly queuedPerTask are taken, each runs once', async () => {
-    // Streams for a minute unless stopped: it runs through the whole burst.
-    const first = stream(instances[0]!, 'hold the task');
-    await untilStreaming([first]);
-    const sends = Array.from({ length: 60 }, (_, i) =>
-      rpc(instances[i % 3]!.listeningUrl, 'SendMessage', {
-        message: userText(`burst ${i}`, { taskId: first.taskId }),
-        configuration: { returnImmediately: true },
-      }),
-    );
-    const answers = await Promise.all(sends);
-    const taken = answers.filter((answer) => answer.body.result);
-    const refused = answers.filter((answer) => answer.body.error?.code === -32004);
-    expect(first.endedAt).toBeUndefined();
-    expect(taken).toHaveLength(QUEUED_PER_TASK);
-    expect(refused).toHaveLength(60 - QUEUED_PER_TASK);
-    const stop = await rpc(instances[2]!.listeningUrl, 'SendMessage', {
-      message: userText('/stop', { taskId: first.taskId }),
-    });
-    expect(stop.body.result.task.status.message.metadata).toEqual({ command: 'stop' });
-    await first.done;
-    expect(first.finalText).toMatch(/^answer to hold the task: w0/);
-    const texts = taken.map((answer) => answer.body.result.task.history[0].parts[0].text);
-    await waitUntil(() => texts.every((text) => modelCalls().includes(text)), 30_000);
+    await queueHolds('at first', instances);
+  }, 60_000);
+
+  it('a notification delivered twice reaches a subscriber on another instance once', async () => {
+    const [a, b] = instances as [HarnessProcess, HarnessProcess];
+    const told = stream(a, 'told twice');
+    await told.done;
+    const heard: string[] = [];
+    const listener = new pg.Client({ connectionString: postgres.url });
+    listener.on('notification', (notice) => heard.push(notice.payload ?? ''));
+    await listener.connect();
+    await listener.query(`LISTEN ${CHANNEL}`);
+    const watching = await subscribe(b.listeningUrl, told.taskId!);
+    const command = (text: string) =>
+      rpc(a.listeningUrl, 'SendMessage', { message: userText(text, { taskId: told.taskId }) });
+    try {
+      await command('/status');
+      const reply = ` reply ${told.taskId} `;
+      await waitUntil(
+        () => watching.commands.length === 1 && heard.some((notice) => notice.includes(reply)),
+        10_000,
+      );
+      // The very notification A sent, sent again: as a NOTIFY tried again after a lost acknowledgement is.
+      await admin('select pg_notify($1, $2)', [CHANNEL, heard.find((n) => n.includes(reply))]);
+      // Sent after the copy, so it reaches B after the copy: once it is in, the copy would be too.
+      await command('/model');
+      await waitUntil(() => watching.commands.includes('model'), 10_000);
+      expect(watching.commands).toEqual(['status', 'model']);
+    } finally {
+      await listener.end();
+      await watching.close();
+    }
   }, 60_000);
 
   it("terminating an instance's LISTEN connection costs it nothing", async () => {
@@ -194,6 +268,7 @@ describe('a cluster of three instances under faults', () => {
     expect(watching.finals).toEqual([answerTo('listen one')]);
     noLateChunks([watching]);
     await watching.close();
+    await queueHolds('after LISTEN', [a, b, instances[2]!]);
   }, 60_000);
 
   it("terminating an instance's pool connections: requests on them fail clearly, turns finish", async () => {
@@ -217,6 +292,7 @@ describe('a cluster of three instances under faults', () => {
     expect((await rpc(a.listeningUrl, 'SendMessage', { message: userText('/help') })).status).toBe(
       200,
     );
+    await queueHolds('after the pool', [a, b, instances[2]!]);
   }, 60_000);
 
   it('`pg_ctl restart` under load: every turn ends with its answer, none is taken over', async () => {
@@ -245,6 +321,7 @@ describe('a cluster of three instances under faults', () => {
     expect(watching.finals[0]).toBe(answerTo('restart three'));
     noLateChunks([watching]);
     await watching.close();
+    await queueHolds('after the restart', [c, a, b]);
   }, 60_000);
 
   it('SIGSTOP longer than the lease: the others end its turns; woken, it ends its own streams with the same final event, and no chunk follows', async () => {
@@ -279,6 +356,7 @@ describe('a cluster of three instances under faults', () => {
     const again = stream(a, 'pause after');
     await again.done;
     expect(again.finalText).toBe(answerTo('pause after'));
+    await queueHolds('after the pause', [a, b, c]);
   }, 60_000);
 
   it('kill -9 of an instance: the others end its turns with the note once its lease expires, then run what waited', async () => {
@@ -302,7 +380,54 @@ describe('a cluster of three instances under faults', () => {
     expect(onB.finalText).toBe(answerTo('kill three'));
     noLateChunks([watching]);
     await watching.close();
+    await queueHolds('after kill -9', [b, c]);
   }, 60_000);
+
+  it("an instance restarted on the same host and port ends its previous run's turns at start-up; a live twin's are left alone", async () => {
+    const [, b, c] = instances as [HarnessProcess, HarnessProcess, HarnessProcess];
+    // A lease far longer than this test: only the restart can end the old run's turns in time.
+    const identity = ['--config', configWith(60_000), '--port', String(await freePort())];
+    const first = await spawnInstance(identity);
+    extras.push(first);
+    const onFirst = stream(first, 'rerun one');
+    await untilStreaming([onFirst]);
+    const watching = await subscribe(c.listeningUrl, onFirst.taskId!);
+    const queued = stream(b, 'rerun queued', onFirst.taskId);
+    await waitUntil(() => queued.taskId !== undefined);
+
+    const killedAt = Date.now();
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const again = await spawnInstance(identity);
+    extras.push(again);
+    await waitUntil(() => watching.finals.length > 0, 30_000);
+    measured['restart on the same host and port: the old turns end after'] =
+      `${Date.now() - killedAt} ms from kill -9, ${Date.now() - (again.logs[0]?.time as number)} ms from its first log line`;
+    expect(watching.finals[0]).toBe(INTERRUPTED_BY_RESTART);
+    const said = await again.logLine((line) => line.msg === 'ended the turns of its previous run');
+    expect(said.tasks).toEqual([onFirst.taskId]);
+    expect(onFirst.broken).toBe(true);
+    await Promise.race([queued.done, sleep(30_000)]);
+    expect(queued.finalText).toBe(answerTo('rerun queued'));
+    expect(queued.afterFinal).toBe(0);
+    noLateChunks([watching]);
+    await watching.close();
+
+    // Started on the identity of an instance that is alive: it must not touch that one's turn.
+    const running = stream(again, 'rerun twin');
+    await untilStreaming([running]);
+    const twin = await spawnInstance([
+      '--instance-name',
+      again.logs.find((line) => line.msg === 'joined the instances on this database')
+        ?.name as string,
+    ]);
+    extras.push(twin);
+    await running.done;
+    expect(running.finalText).toBe(answerTo('rerun twin'));
+    twin.child.kill('SIGTERM');
+    await twin.exited;
+    await queueHolds('after a restart', [again, b, c]);
+  }, 120_000);
 
   it('after it all: nothing answered is lost, nothing ran twice, no task stays WORKING, no turn row is left behind', async () => {
     const calls = modelCalls();
@@ -324,6 +449,16 @@ describe('a cluster of three instances under faults', () => {
         const ids = task.history.filter((message: any) => message.messageId === entry.messageId);
         expect(ids).toHaveLength(1);
         if (entry.finalText) expect(texts).toContain(entry.finalText);
+      }
+      for (const burst of bursts.filter((each) => each.taskId === taskId)) {
+        for (const text of burst.taken) {
+          expect(texts.filter((each: string) => each === text)).toHaveLength(1);
+          expect(calls.filter((call) => call === text)).toHaveLength(1);
+        }
+        for (const text of burst.refused) {
+          expect(texts).not.toContain(text);
+          expect(calls).not.toContain(text);
+        }
       }
     }
     expect(await admin('select * from a2a_harness_turns')).toEqual([]);

@@ -108,6 +108,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0003-append-reply-v3',
         '0005-instance-leases',
         '0006-push-configs',
+        '0007-instance-names',
       ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {

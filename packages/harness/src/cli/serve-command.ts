@@ -88,6 +88,12 @@ export function serveCommand(): Command {
       ).env('HARNESS_API_KEYS_FILE'),
     )
     .addOption(
+      new Option(
+        '--instance-name <name>',
+        "this instance's name among those sharing a PostgreSQL database, unique to it; restarted under it, it ends its last run's turns at once (default: host name, listening address and port)",
+      ).env('HARNESS_INSTANCE_NAME'),
+    )
+    .addOption(
       new Option('--log-level <level>', 'log level')
         .env('HARNESS_LOG_LEVEL')
         .default('info')
@@ -123,6 +129,7 @@ export function serveCommand(): Command {
         databaseUrl?: string;
         publicUrl?: string;
         apiKeys?: string;
+        instanceName?: string;
         logLevel: string;
         logFormat?: LogFormat;
         metricsPublic?: boolean;
@@ -156,6 +163,7 @@ export function serveCommand(): Command {
             dataDir: options.data,
             databaseUrl: options.databaseUrl,
             publicUrl: options.publicUrl,
+            instanceName: options.instanceName,
             config: loadConfig(options.config),
             logger,
             metricsPublic: options.metricsPublic ?? false,

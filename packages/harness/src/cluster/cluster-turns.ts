@@ -23,7 +23,13 @@ import {
   type TurnScheduler,
 } from '../turns/turn-scheduler.js';
 import type { PgEventBus } from './event-bus.js';
-import { instancesPastLease, takeOverLease, type InstanceLease } from './instance-lease.js';
+import {
+  endLeaseOfGoneRun,
+  instancesPastLease,
+  previousRuns,
+  takeOverLease,
+  type InstanceLease,
+} from './instance-lease.js';
 import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
 
 /** Stored event bodies older than this are deleted; listeners read them within milliseconds. */
@@ -304,9 +310,29 @@ export class ClusterTurns implements TurnScheduler {
     return ended;
   }
 
+  /**
+   * At start-up: the turns of this instance's earlier runs under its name,
+   * which are gone, end at once rather than when their leases expire.
+   */
+  async endPreviousRuns(): Promise<string[]> {
+    const { name } = this.options.lease;
+    if (name === null) return [];
+    const ended: string[] = [];
+    for (const instance of await previousRuns(this.db, name, this.me)) {
+      if (await endLeaseOfGoneRun(this.db, instance))
+        ended.push(...(await this.endTurnsOf(instance)));
+    }
+    return ended;
+  }
+
   /** Ends the turns of `instance`, whose lease expired, unless it renewed it meanwhile. */
   private async takeOver(instance: string): Promise<string[]> {
     if (!(await takeOverLease(this.db, instance))) return [];
+    return this.endTurnsOf(instance);
+  }
+
+  /** Ends the turns of `instance`, whose lease this instance ended, and runs what waits behind them. */
+  private async endTurnsOf(instance: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom(TURNS_TABLE)
       .select(['task_id', 'turn_id'])

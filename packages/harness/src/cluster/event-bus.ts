@@ -3,12 +3,14 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { retryWhileUnreachable, type AnyKysely } from '../store/index.js';
 import { listenApplicationName, withApplicationName } from './connection-names.js';
+import { SeenNotices } from './seen-notices.js';
 import { EVENTS_TABLE, type ClusterTables } from './tables.js';
 import {
   decodeBody,
   decodeHead,
   encodeBody,
   encodeHead,
+  serialOf,
   type BusHead,
   type BusKind,
   type BusMessage,
@@ -50,10 +52,12 @@ export class PgEventBus {
   private readonly db: Kysely<ClusterTables>;
   private client: pg.Client | undefined;
   private readonly handlers = new Map<BusKind, Handler>();
-  private pending: BusMessage[] = [];
+  /** Each with the serial it keeps when its NOTIFY is tried again, so that receivers know a copy. */
+  private pending: { message: BusMessage; serial: number }[] = [];
   private flushing: Promise<void> | undefined;
   private serial = 0;
   private received: Promise<void> = Promise.resolve();
+  private readonly seen = new SeenNotices();
   private failures = 0;
   private closed = false;
   /** Set as `close` begins: sends that fail then are not tried again. */
@@ -81,7 +85,7 @@ export class PgEventBus {
 
   send(message: BusMessage): void {
     if (this.closed) return;
-    this.pending.push(message);
+    this.pending.push({ message, serial: ++this.serial });
     if (!this.flushing) this.flushing = this.flush();
   }
 
@@ -142,11 +146,11 @@ export class PgEventBus {
     this.flushing = undefined;
   }
 
-  private async notify(batch: BusMessage[]): Promise<void> {
+  private async notify(batch: { message: BusMessage; serial: number }[]): Promise<void> {
     const payloads: string[] = [];
-    for (const message of batch) {
+    for (const { message, serial } of batch) {
       const head = encodeHead(this.instanceId, message);
-      const body = encodeBody(message, ++this.serial);
+      const body = encodeBody(message, serial);
       if (Buffer.byteLength(head) + Buffer.byteLength(body) <= MAX_NOTIFY_BYTES) {
         payloads.push(head + body);
         continue;
@@ -233,6 +237,9 @@ export class PgEventBus {
       if (!row) return;
       body = row.payload;
     }
+    // A NOTIFY tried again after its commit went through arrives twice.
+    const serial = serialOf(body);
+    if (serial !== undefined && !this.seen.firstTime(head.origin, serial)) return;
     handler.handle(decodeBody(head.kind, head.taskId, body));
   }
 }

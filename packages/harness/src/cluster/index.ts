@@ -27,6 +27,8 @@ export interface ClusterOptions {
   instanceId: string;
   /** How long this instance's lease lasts unrenewed (`DEFAULT_LEASE_MS`). */
   leaseMs?: number;
+  /** Its name, which no other running instance has: its earlier runs under it are ended at start. */
+  instanceName?: string;
 }
 
 /**
@@ -46,7 +48,8 @@ export class Cluster {
   /** Takes this instance's lease, then connects its listening connection. */
   static async join(options: ClusterOptions): Promise<Cluster> {
     const { db, instanceId, logger } = options;
-    const lease = new InstanceLease(db, instanceId, options.leaseMs ?? DEFAULT_LEASE_MS, logger);
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const lease = new InstanceLease(db, instanceId, leaseMs, logger, options.instanceName);
     await lease.take();
     const bus = await PgEventBus.connect(options);
     return new Cluster(options, bus, lease);
@@ -108,12 +111,18 @@ export class Cluster {
   }
 
   /**
-   * Ends the turns of instances whose lease expired, then keeps looking every
-   * `SWEEP_MS` and renewing this instance's lease. Returns the tasks whose
-   * turns this first sweep ended.
+   * Ends the turns of this instance's earlier runs and of instances whose
+   * lease expired, then keeps looking every `SWEEP_MS` and renewing this
+   * instance's lease. Returns the tasks whose turns the first sweep ended.
    */
   async start(): Promise<string[]> {
     const turns = this.requireTurns();
+    const previous = await turns.endPreviousRuns();
+    if (previous.length > 0)
+      this.options.logger.warn(
+        { tasks: previous, name: this.options.instanceName },
+        'ended the turns of its previous run',
+      );
     const ended = await turns.sweep();
     this.lease.startRenewing(() => void turns.fencedOut());
     turns.startSweeping(SWEEP_MS, (tasks) =>

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { isDatabaseUnreachable, type AnyKysely } from '../store/index.js';
+import { listenApplicationName, poolApplicationName } from './connection-names.js';
 import { LEASES_TABLE, TURNS_TABLE, type ClusterTables } from './tables.js';
 
 /**
@@ -34,6 +35,8 @@ export class InstanceLease {
     readonly instanceId: string,
     readonly leaseMs: number,
     private readonly logger: Logger,
+    /** Its name, unique among running instances; none for an instance that gave none. */
+    readonly name: string | null = null,
   ) {
     this.db = db as Kysely<ClusterTables>;
   }
@@ -42,7 +45,11 @@ export class InstanceLease {
   async take(): Promise<void> {
     await this.db
       .insertInto(LEASES_TABLE)
-      .values({ instance: this.instanceId, expires_at: sql`now() + ${interval(this.leaseMs)}` })
+      .values({
+        instance: this.instanceId,
+        expires_at: sql`now() + ${interval(this.leaseMs)}`,
+        name: this.name,
+      })
       .onConflict((conflict) =>
         conflict
           .column('instance')
@@ -136,4 +143,41 @@ export async function takeOverLease(db: AnyKysely, instance: string): Promise<bo
     .where('instance', '=', instance)
     .executeTakeFirst();
   return alive === undefined;
+}
+
+/**
+ * Earlier runs under `name` that are gone: a crash and a restart come
+ * quicker than a lease expires. Two running instances never share a name,
+ * so another run under it has ended, or is a configuration error. As a
+ * guard against the latter, a run counts as gone only while no connection
+ * of its own is open to the database: a live instance keeps its LISTEN
+ * connection, and a killed one's close with its process.
+ */
+export async function previousRuns(db: AnyKysely, name: string, me: string): Promise<string[]> {
+  const runs = await (db as Kysely<ClusterTables>)
+    .selectFrom(LEASES_TABLE)
+    .select('instance')
+    .where('name', '=', name)
+    .where('instance', '<>', me)
+    .execute();
+  const gone: string[] = [];
+  for (const { instance } of runs) {
+    const { rows } = await sql`
+      select 1 from pg_stat_activity
+      where application_name in (${poolApplicationName(instance)}, ${listenApplicationName(instance)})`.execute(
+      db,
+    );
+    if (rows.length === 0) gone.push(instance);
+  }
+  return gone;
+}
+
+/** Ends a gone run's lease whether or not it expired: true when its turns are now for this instance to end. */
+export async function endLeaseOfGoneRun(db: AnyKysely, instance: string): Promise<boolean> {
+  const deleted = await (db as Kysely<ClusterTables>)
+    .deleteFrom(LEASES_TABLE)
+    .where('instance', '=', instance)
+    .returning('instance')
+    .execute();
+  return deleted.length > 0;
 }

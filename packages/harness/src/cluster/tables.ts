@@ -33,6 +33,8 @@ export interface EventRow {
 export interface LeaseRow {
   instance: string;
   expires_at: Date;
+  /** The name it runs under, which no other running instance has (migration 0007). */
+  name: string | null;
 }
 
 export interface ClusterTables {

@@ -1,7 +1,14 @@
 import { TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { answerChunk, status, statusEvent } from '../turns/turn-events.js';
-import { decodeBody, decodeHead, encodeBody, encodeHead, type BusMessage } from './wire.js';
+import {
+  decodeBody,
+  decodeHead,
+  encodeBody,
+  encodeHead,
+  serialOf,
+  type BusMessage,
+} from './wire.js';
 
 const task = { id: '5f0c6f5e-9d43-4b8e-9a56-1f1e2c3d4e5f', contextId: 'ctx' };
 
@@ -50,5 +57,11 @@ describe('the bus wire format', () => {
   it('reads no head from a payload of another kind or shape', () => {
     expect(decodeHead('instance-a unknown-kind task {}')).toBeUndefined();
     expect(decodeHead('no-spaces')).toBeUndefined();
+  });
+
+  it("reads a body's serial without parsing it, so that a copy is known", () => {
+    expect(serialOf(encodeBody({ kind: 'queued', taskId: task.id }, 42))).toBe(42);
+    expect(serialOf(encodeBody({ kind: 'stop', taskId: task.id, turnId: 'm3' }, 7))).toBe(7);
+    expect(serialOf('{"u":"m3"}')).toBeUndefined();
   });
 });

@@ -51,6 +51,12 @@ export function encodeBody(message: BusMessage, serial: number): string {
   }
 }
 
+/** The sender's serial a body carries: its first field, read without parsing the rest. */
+export function serialOf(body: string): number | undefined {
+  const match = /^\{"n":(\d+)[,}]/.exec(body);
+  return match ? Number(match[1]) : undefined;
+}
+
 export function decodeHead(payload: string): BusHead | undefined {
   const first = payload.indexOf(' ');
   const second = payload.indexOf(' ', first + 1);

@@ -65,6 +65,11 @@ export interface HarnessOptions {
   metrics?: HarnessMetrics;
   /** The gRPC binding's address (`host:port`) for the card, when it is served. */
   grpcUrl?: string;
+  /**
+   * On a shared PostgreSQL, this instance's name, which no other running
+   * instance has: started again under it, it ends its last run's turns at once.
+   */
+  instanceName?: string;
 }
 
 export interface Harness {
@@ -133,11 +138,15 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
         logger,
         interruptedNote: INTERRUPTED_BY_RESTART,
         instanceId,
+        instanceName: options.instanceName,
         leaseMs: config.cluster?.leaseMs,
       })
     : undefined;
   if (cluster) {
-    logger.info({ instance: cluster.instanceId }, 'joined the instances on this database');
+    logger.info(
+      { instance: cluster.instanceId, name: options.instanceName },
+      'joined the instances on this database',
+    );
     store.notifyRepliesWith(cluster.replyNotices);
   }
 

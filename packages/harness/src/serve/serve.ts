@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { HarnessConfig } from '../config/config.js';
@@ -23,6 +24,8 @@ export interface ServeOptions {
   databaseUrl?: string;
   /** What the card names; the listening address by default. */
   publicUrl?: string;
+  /** On a shared PostgreSQL, this instance's name (`--instance-name`); by default the host's name, `host` and the port. */
+  instanceName?: string;
   config: HarnessConfig;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
@@ -80,7 +83,9 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
       grpc = await listenGrpc(options.host, grpcPort, limits.bodyBytes);
       grpcUrl = `${new URL(url).hostname}:${grpc.port}`;
     }
-    harness = await createHarness({ ...options, publicUrl: url, metrics, grpcUrl });
+    // Unique to this process while it runs: nobody else on this host listens on this address and port.
+    const instanceName = options.instanceName ?? `${os.hostname()}/${options.host}:${port}`;
+    harness = await createHarness({ ...options, publicUrl: url, metrics, grpcUrl, instanceName });
   } catch (error) {
     server.close();
     server.closeAllConnections();

@@ -55,6 +55,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-push-configs': {
     up: (db) => createPushConfigsTable(db as Kysely<PushConfigsTable>),
   },
+  // An instance restarted under its name ends its last run's turns by it (docs/scaling.md).
+  '0007-instance-names': {
+    up: (db) => db.schema.alterTable('a2a_harness_instances').addColumn('name', 'text').execute(),
+  },
 };
 
 /** Brings the harness's tables up to the latest version. */

@@ -27,6 +27,8 @@ export interface Subscription {
   /** Chunks of a turn that came after a final event that ended it. */
   lateChunks: number;
   finals: string[];
+  /** The command of each reply it got, in order. */
+  commands: string[];
   /** Ends the subscription. */
   close(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export async function subscribe(baseUrl: string, taskId: string): Promise<Subscr
     via: baseUrl,
     lateChunks: 0,
     finals: [],
+    commands: [],
     close: () => events.cancel(),
   };
   const first = await events.next();
@@ -116,6 +119,8 @@ export async function subscribe(baseUrl: string, taskId: string): Promise<Subscr
           if (ended.has(artifactId)) subscription.lateChunks++;
           current = artifactId;
         }
+        const command = result.statusUpdate?.metadata?.command;
+        if (typeof command === 'string') subscription.commands.push(command);
         const final = finalOf(result);
         if (final) {
           subscription.finals.push(textOf(final.status.message));
@@ -162,4 +167,42 @@ export async function waitUntil(check: () => boolean, ms = 30_000): Promise<void
     if (Date.now() > until) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** What a burst of concurrent sends to one task got: the texts taken, and the errors of the rest. */
+export interface Burst {
+  taskId: string;
+  taken: string[];
+  refused: string[];
+  errors: { code?: number; message?: string }[];
+}
+
+/**
+ * `count` messages sent at once to one task, round-robin over `baseUrls`,
+ * each `returnImmediately`: which were taken and which refused.
+ */
+export async function sendBurst(
+  baseUrls: string[],
+  taskId: string,
+  label: string,
+  count: number,
+): Promise<Burst> {
+  const texts = Array.from({ length: count }, (_, i) => `${label} ${i}`);
+  const answers = await Promise.all(
+    texts.map((text, i) =>
+      rpc(baseUrls[i % baseUrls.length]!, 'SendMessage', {
+        message: userText(text, { taskId }),
+        configuration: { returnImmediately: true },
+      }),
+    ),
+  );
+  const burst: Burst = { taskId, taken: [], refused: [], errors: [] };
+  answers.forEach(({ body }, i) => {
+    if (body.result) burst.taken.push(texts[i]!);
+    else {
+      burst.refused.push(texts[i]!);
+      burst.errors.push({ code: body.error?.code, message: body.error?.message });
+    }
+  });
+  return burst;
 }
