@@ -4,9 +4,6 @@
  * one of them; a public command file added later shows for both, and the
  * caller's own command stays.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -19,15 +16,11 @@ import {
   updatesOf,
   type BridgeProcess,
 } from 'a2a-testing/acp-bridge';
-import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
 
 const harnessDir = fileURLToPath(new URL('..', import.meta.url));
-const ALICE = 'alice-key-0123456789abcdef';
-const BOB = 'bob-key-0123456789abcdef';
 
-let harness: TestHarness;
-let commandsDir: string;
+let harness: TwoPrincipalHarness;
 let alice: BridgeProcess;
 let bob: BridgeProcess;
 
@@ -38,19 +31,8 @@ const bridgeWith = (key: string) =>
   });
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-acp-callers-'));
-  commandsDir = path.join(dataDir, 'commands');
-  mkdirSync(commandsDir, { recursive: true });
-  writeFileSync(
-    path.join(commandsDir, 'deploy.md'),
-    '---\ndescription: Deploy a service\nprincipals: alice\n---\nDeploy $ARGUMENTS.\n',
-  );
-  harness = await startHarness({
-    dataDir,
-    apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
-    config: { offline: { latencyMs: 1 } },
-  });
-  [alice, bob] = await Promise.all([bridgeWith(ALICE), bridgeWith(BOB)]);
+  harness = await startTwoPrincipalHarness();
+  [alice, bob] = await Promise.all([bridgeWith(harness.keys.alice), bridgeWith(harness.keys.bob)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -68,7 +50,7 @@ it("each editor is offered its caller's commands, and they follow the card", asy
   expect(bobNames).toContain('help');
   expect(bobNames).not.toContain('deploy');
 
-  writeFileSync(path.join(commandsDir, 'notes.md'), '---\ndescription: Notes\n---\nNotes.\n');
+  harness.addCommand('notes', 'Notes');
   await until(() => commandNames(alice, aliceSession)?.includes('notes'), '/notes for alice');
   await until(() => commandNames(bob, bobSession)?.includes('notes'), '/notes for bob');
   expect(commandNames(alice, aliceSession)).toContain('deploy');

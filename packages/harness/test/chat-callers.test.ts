@@ -4,52 +4,34 @@
  * changes. The real CLI in tmux, and the chat's controller with AgentWatch,
  * against a harness with a custom command for one principal only.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'a2a-terminal-chat';
 import { AgentWatch, ChatController } from 'a2a-terminal-chat/ui';
 import { cliCommand, hasTmux, TmuxTerminal } from 'a2a-testing/chat-terminal';
-import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { waitFor } from 'a2a-testing/http';
-import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
 
-const ALICE = 'alice-key-0123456789abcdef';
-const BOB = 'bob-key-0123456789abcdef';
-
-let harness: TestHarness;
-let commandsDir: string;
+let harness: TwoPrincipalHarness;
 let terminal: TmuxTerminal | undefined;
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-callers-'));
-  commandsDir = path.join(dataDir, 'commands');
-  mkdirSync(commandsDir, { recursive: true });
-  writeFileSync(
-    path.join(commandsDir, 'deploy.md'),
-    '---\ndescription: Deploy a service\nprincipals: alice\n---\nDeploy $ARGUMENTS.\n',
-  );
-  harness = await startHarness({
-    dataDir,
-    apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
-  });
+  harness = await startTwoPrincipalHarness();
 });
 afterAll(() => harness?.stop());
 afterEach(() => terminal?.kill());
 
 describe('the connection and its watch', () => {
   it("each principal's chat lists its own commands", async () => {
-    const alice = await connect(harness.url, { apiKey: ALICE });
-    const bob = await connect(harness.url, { apiKey: BOB });
+    const alice = await connect(harness.url, { apiKey: harness.keys.alice });
+    const bob = await connect(harness.url, { apiKey: harness.keys.bob });
     expect(alice.commands.map((c) => c.name)).toContain('deploy');
     expect(bob.commands.map((c) => c.name)).not.toContain('deploy');
     expect(bob.commands.map((c) => c.name)).toContain('help');
   });
 
   it("a command file added later shows beside the caller's own, which stay", async () => {
-    const connection = await connect(harness.url, { apiKey: ALICE });
+    const connection = await connect(harness.url, { apiKey: harness.keys.alice });
     const controller = new ChatController(connection);
     const watch = new AgentWatch(connection.url, connection.card, controller, {
       refreshMs: 200,
@@ -57,7 +39,7 @@ describe('the connection and its watch', () => {
     });
     watch.start();
     try {
-      writeFileSync(path.join(commandsDir, 'notes.md'), '---\ndescription: Notes\n---\nNotes.\n');
+      harness.addCommand('notes', 'Notes');
       const names = () => controller.getState().commands.map((c) => c.name);
       await waitFor(async () => names().includes('notes') || undefined, 'the new command');
       expect(names()).toContain('deploy');
@@ -74,19 +56,25 @@ describe('the menu', () => {
   });
 
   it('offers /deploy to the principal who may run it, and not to the other', async () => {
-    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url, '--api-key', ALICE]), {
-      columns: 100,
-      rows: 30,
-    });
+    terminal = TmuxTerminal.start(
+      cliCommand(['chat', harness.url, '--api-key', harness.keys.alice]),
+      {
+        columns: 100,
+        rows: 30,
+      },
+    );
     await terminal.waitFor('Connected to a2a-harness', 60_000);
     terminal.type('/dep');
     await terminal.waitFor('Deploy a service');
     terminal.kill();
 
-    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url, '--api-key', BOB]), {
-      columns: 100,
-      rows: 30,
-    });
+    terminal = TmuxTerminal.start(
+      cliCommand(['chat', harness.url, '--api-key', harness.keys.bob]),
+      {
+        columns: 100,
+        rows: 30,
+      },
+    );
     await terminal.waitFor('Connected to a2a-harness', 60_000);
     terminal.type('/he');
     await terminal.waitFor('List the commands');

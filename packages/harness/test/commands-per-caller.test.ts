@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { AgentCard } from '@a2a-js/sdk';
 import { pino } from 'pino';
 import { readCommands } from 'a2a-commands/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,6 +72,23 @@ describe('the cards', () => {
     const { status, body } = await rest(harness.url, '/extendedAgentCard', undefined, as(BOB));
     expect(status).toBe(200);
     expect(custom(readCommands(body).map((c) => c.name))).toEqual(['standup']);
+  });
+
+  // The bindings write the card as protobuf JSON, which leaves out each field at its
+  // default: an extension entry's `required: false` arrives absent, and absent is false.
+  // The public card writes defaults out, and adds 0.3's fields for 0.3 clients.
+  it('a caller with no command of their own gets the public card on both bindings, defaults left out', async () => {
+    const publicCard = await (await fetch(`${harness.url}/.well-known/agent-card.json`)).json();
+    const { body: overRpc } = await rpc(harness.url, 'GetExtendedAgentCard', {}, as(CAROL));
+    const { body: overRest } = await rest(harness.url, '/extendedAgentCard', undefined, as(CAROL));
+    for (const extended of [overRpc.result, overRest]) {
+      const entries = extended.capabilities.extensions as Record<string, unknown>[];
+      expect(entries.map((entry) => 'required' in entry)).toEqual([false, false]);
+      expect(entries.map((entry) => ({ required: false, ...entry }))).toEqual(
+        publicCard.capabilities.extensions,
+      );
+      expect(AgentCard.fromJSON(extended)).toEqual(AgentCard.fromJSON(publicCard));
+    }
   });
 
   it('the extended card needs a key like every call but the public card', async () => {

@@ -23,7 +23,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { rpc, userText } from 'a2a-testing/http';
+import { rpc, userText, waitFor } from 'a2a-testing/http';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -169,5 +169,35 @@ describe('access', () => {
         as(ALICE),
       ),
     ).rejects.toMatchObject({ status: 404, code: 'unknown-command' });
+  });
+});
+
+describe('a command file edited while the harness runs', () => {
+  const release = (choices: string) =>
+    `---\ndescription: Release a build\narguments:\n  - name: channel\n    choices: [${choices}]\n---\nRelease to $1.\n`;
+  const choicesOnCard = async () => {
+    const fresh = (await (
+      await fetch(`${harness.url}/.well-known/agent-card.json`)
+    ).json()) as Record<string, any>;
+    const entry = readCompletion(fresh)?.commands.find((c) => c.name === 'release');
+    return entry?.arguments?.[0]?.choices?.map((c) => c.value).join(',');
+  };
+
+  it('whose only change is its arguments is read again: the card and completion follow', async () => {
+    const file = path.join(harness.dataDir, 'commands', 'release.md');
+    writeFileSync(file, release('beta'));
+    await waitFor(async () => ((await choicesOnCard()) === 'beta' ? true : undefined), '/release');
+
+    writeFileSync(file, release('beta, stable'));
+    await waitFor(
+      async () => ((await choicesOnCard()) === 'beta,stable' ? true : undefined),
+      'the new choices on the card',
+    );
+    const answer = await requestCompletion(
+      completion.endpoint,
+      { command: 'release', argument: { index: 0, value: '' } },
+      as(ALICE),
+    );
+    expect(answer.values.map((v) => v.value)).toEqual(['beta', 'stable']);
   });
 });

@@ -221,7 +221,8 @@ export class ClusterTurns implements TurnScheduler {
     await Promise.all(
       [...this.running.values()].map(async (turn) => {
         abortTurn(turn, 'shutdown');
-        await this.endInterrupted(turn.taskId, turn.turnId, this.me, note);
+        const answerSoFar = this.options.events.answerTextSoFar(turn.taskId);
+        await this.endInterrupted(turn.taskId, turn.turnId, this.me, note, answerSoFar);
         this.options.bus.send({ kind: 'queued', taskId: turn.taskId });
       }),
     );
@@ -358,6 +359,7 @@ export class ClusterTurns implements TurnScheduler {
     turnId: string,
     instance: string,
     note: string,
+    answerSoFar?: string,
   ): Promise<boolean> {
     const { store } = this.options;
     const row = await this.db
@@ -386,7 +388,7 @@ export class ClusterTurns implements TurnScheduler {
     }
     const ended = await this.options.endings.end(
       { taskId, contextId: head.contextId, context, turnIds: [turnId], fence: removeRow },
-      { kind: 'interrupted', note },
+      { kind: 'interrupted', note, text: answerSoFar },
     );
     return ended !== undefined;
   }

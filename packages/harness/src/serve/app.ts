@@ -22,6 +22,7 @@ import { jsonRpcChain, type JsonRpcChain } from './jsonrpc-chain.js';
 import { metricsRoute, type MetricsAccess } from './metrics-route.js';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import { webUiRoutes, type WebUiOptions } from './web-ui.js';
+import { ownErrors, ownNotFound } from './own-refusals.js';
 
 export const LEGACY_CARD_PATH = '/.well-known/agent.json';
 
@@ -93,5 +94,6 @@ export function createApp(
   app.use(JSONRPC_PATH, jsonRpcNotFound, jsonRpcErrors);
   app.use(REST_PATH, restNotFound, restErrors);
   app.use(webUiRoutes(webUi));
+  app.use(ownNotFound, ownErrors(logger));
   return app;
 }

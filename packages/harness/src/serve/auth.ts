@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ApiKeys } from './api-keys.js';
 import { requestsLegacyVersion } from './legacy-v03/version.js';
 import { closeAfterResponse } from './connections.js';
+import { ownRefusal } from './own-refusals.js';
 
 /** The name of the scheme on the card. */
 export const BEARER_SCHEME_NAME = 'bearer';
@@ -78,7 +79,7 @@ type Binding = 'jsonrpc' | 'rest' | 'completion';
 function refuse(req: Request, res: Response, binding: Binding): void {
   res.status(401).setHeader('WWW-Authenticate', 'Bearer realm="a2a-harness"');
   if (binding === 'completion') {
-    res.json({ error: { code: 'unauthenticated', message: UNAUTHENTICATED_MESSAGE } });
+    res.json(ownRefusal('unauthenticated', UNAUTHENTICATED_MESSAGE));
     return;
   }
   if (binding === 'jsonrpc') {

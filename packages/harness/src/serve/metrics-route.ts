@@ -3,6 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import type { PrometheusMetrics } from '../metrics/prometheus.js';
 import type { ApiKeys } from './api-keys.js';
 import { bearerToken } from './auth.js';
+import { ownRefusal } from './own-refusals.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -39,8 +40,7 @@ function metricsGate(access: MetricsAccess): RequestHandler | undefined {
     res
       .status(401)
       .setHeader('WWW-Authenticate', 'Bearer realm="a2a-harness metrics"')
-      // As the harness's other own routes refuse (the completion route): a code and a message.
-      .json({ error: { code: 'unauthenticated', message: REFUSAL } });
+      .json(ownRefusal('unauthenticated', REFUSAL));
   };
 }
 

@@ -38,9 +38,13 @@ it.each(['/a2a/jsonrpc', '/A2A/JSONRPC/', '/a2a/jsonrpc?x=1'])(
   },
 );
 
-it('other paths keep their plain body; /healthz answers', async () => {
-  const rest = await fetch(`${url}/a2a/rest/tasks`);
-  expect(rest.status).toBe(503);
-  expect(await rest.json()).toEqual({ error: expect.stringContaining('starting') });
+it("other paths get the own paths' refusal, a code and a message; /healthz answers", async () => {
+  for (const path of ['/a2a/rest/tasks', '/metrics']) {
+    const answer = await fetch(`${url}${path}`);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual({
+      error: { code: 'starting', message: 'The agent is starting; retry in a moment.' },
+    });
+  }
   expect((await fetch(`${url}/healthz`)).status).toBe(200);
 });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { matchesAsExpress } from './a2a-call/index.js';
 import { JSONRPC_PATH } from './agent-card.js';
+import { ownRefusal } from './own-refusals.js';
 
 /** Seconds a client is told to wait before it asks again while the harness starts. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -46,7 +47,7 @@ function startingBody(path: string): unknown {
       },
     };
   }
-  return { error: STARTING_MESSAGE };
+  return ownRefusal('starting', STARTING_MESSAGE);
 }
 
 /** One listener for the server's life: `answerWhileStarting` until `ready` gives the app. */

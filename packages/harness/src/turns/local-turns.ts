@@ -96,7 +96,7 @@ export class LocalTurns implements TurnScheduler {
   }
 
   async endTurnsInFlight(note: string): Promise<void> {
-    const { store, endings } = this.deps;
+    const { store, endings, events } = this.deps;
     await Promise.all(
       this.queue.runningTurns().map(async (turn) => {
         abortTurn(turn, 'shutdown');
@@ -112,7 +112,8 @@ export class LocalTurns implements TurnScheduler {
               context,
               turnIds: [turn.turnId, ...waiting.map((each) => each.turnId)],
             },
-            { kind: 'interrupted', note },
+            // Kept as /stop keeps it: a client that comes back after the restart reads it.
+            { kind: 'interrupted', note, text: events.answerTextSoFar(turn.taskId) },
           );
         }
         for (const each of [turn, ...waiting]) each.finish();

@@ -45,6 +45,8 @@ export async function streamAnswer(
   // What the turn's open streams were sent: the answer so far, kept when it is stopped.
   let published = '';
   const publish = (text: string, first: boolean) => {
+    // Once aborted, the answer so far is what whoever ends the turn stores: nothing is added to it.
+    if (turn.abort.signal.aborted) return;
     if (first) metrics?.firstToken(secondsSince(started));
     published += text;
     events.publish(taskId, {

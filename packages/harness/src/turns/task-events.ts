@@ -64,6 +64,12 @@ export class TaskEvents {
     return this.answers.artifactOf(taskId);
   }
 
+  /** The text of that answer so far; '' when none is known. */
+  answerTextSoFar(taskId: string): string {
+    const parts = this.answers.artifactOf(taskId)?.parts ?? [];
+    return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+  }
+
   /** Whether a stream of this process is open on the task. */
   watched(taskId: string): boolean {
     return this.listeners.has(taskId);

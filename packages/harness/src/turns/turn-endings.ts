@@ -39,6 +39,7 @@ export const CUT_NOTES = {
  * - stopped: `/stop`; the answer so far is stored, marked stopped (SEMANTICS §4);
  * - failed: the harness failed outside the model call;
  * - interrupted: the server stopped, shut down, or the instance running it died;
+ *   on a shutdown the answer so far is known, and stored before the note, as `/stop` keeps it;
  * - canceled: CancelTask ended the task for good.
  *
  * `ruleOf` handles each kind in one exhaustive switch: a new kind does not
@@ -49,7 +50,7 @@ export type TurnEnding =
   | { kind: 'model-error'; reason: string }
   | { kind: 'stopped'; text: string }
   | { kind: 'failed' }
-  | { kind: 'interrupted'; note: string }
+  | { kind: 'interrupted'; note: string; text?: string }
   | { kind: 'canceled' };
 
 /**
@@ -68,6 +69,8 @@ interface EndingRule {
   message?: Message;
   /** Whether that message is an answer, kept as the task's `answer` artifact too (SEMANTICS §4). */
   answer?: boolean;
+  /** An answer so far that goes before `message` (a note), kept as the `answer` artifact. */
+  answerBefore?: Message;
   /** The status it stores over `current`. */
   status(current: TaskStatus | undefined, message: Message | undefined): TaskStatus | undefined;
   metadata?: (current: TaskMetadata) => TaskMetadata;
@@ -102,9 +105,8 @@ function ruleOf(task: { id: string; contextId: string }, ending: TurnEnding): En
       return {
         writer: 'turn',
         label: 'stopped',
-        // What the model wrote stays part of the conversation; the mark is for clients.
         message: ending.text
-          ? { ...agentMessage(task, ending.text), metadata: { [SETTINGS_KEY]: { stopped: true } } }
+          ? stoppedAnswer(task, ending.text)
           : noteMessage(id, contextId, 'stopped', STOPPED_BEFORE_ANSWER),
         answer: ending.text !== '',
         status: backToInput,
@@ -120,6 +122,7 @@ function ruleOf(task: { id: string; contextId: string }, ending: TurnEnding): En
       return {
         writer: 'outside',
         label: 'shutdown',
+        answerBefore: ending.text ? stoppedAnswer(task, ending.text) : undefined,
         message: noteMessage(id, contextId, 'interrupted', ending.note),
         status: backToInput,
       };
@@ -157,7 +160,7 @@ export function endingAfterAbort(why: AbortReason, answerSoFar: string): TurnEnd
     case 'canceled':
       return { kind: 'canceled' };
     case 'shutdown':
-      return { kind: 'interrupted', note: INTERRUPTED_BY_SHUTDOWN };
+      return { kind: 'interrupted', note: INTERRUPTED_BY_SHUTDOWN, text: answerSoFar };
     case 'fenced':
       // Whoever took the turn over writes it, as for an instance that died.
       return { kind: 'interrupted', note: INTERRUPTED_BY_RESTART };
@@ -206,7 +209,7 @@ export class TurnEndings {
           ? (head) => (onlyWhile.includes(head.status?.state ?? 0) ? undefined : new NotNow())
           : undefined,
         alongside: target.fence,
-        append: rule.message ? [rule.message] : [],
+        append: [rule.answerBefore, rule.message].filter((m): m is Message => m !== undefined),
         status: (current) => rule.status(current, rule.message),
         metadata: rule.metadata,
       });
@@ -215,12 +218,13 @@ export class TurnEndings {
       throw error;
     }
     const turnId = target.turnIds.find((id) => id !== '');
+    const answer = rule.answer ? rule.message : rule.answerBefore;
     // Before the final event, so that a client that reads the task on it finds the artifact.
-    if (ended && turnId && rule.answer && rule.message) {
+    if (ended && turnId && answer) {
       await this.deps.store.keepAnswerArtifact(
         taskId,
         context,
-        answerArtifact(turnId, textOf(rule.message)),
+        answerArtifact(turnId, textOf(answer)),
       );
     }
     if (ended?.status) this.announce({ id: taskId, contextId }, ended.status, target.turnIds);
@@ -238,6 +242,11 @@ export class TurnEndings {
       this.deps.events.publish(task.id, { event, turnId, final: true });
     }
   }
+}
+
+/** An answer the model did not finish: what it wrote stays part of the conversation; the mark is for clients. */
+function stoppedAnswer(task: { id: string; contextId: string }, text: string): Message {
+  return { ...agentMessage(task, text), metadata: { [SETTINGS_KEY]: { stopped: true } } };
 }
 
 function finishedMessage(

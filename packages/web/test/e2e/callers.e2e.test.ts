@@ -6,20 +6,12 @@
  * commands in the `/` menu; /deploy runs for alice and reaches the model as
  * text for bob; a command file added later shows beside alice's own.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiKeys, parseApiKeyList } from 'a2a-harness';
-import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
 import { buildWebChat, composerOf, launchChromium, runCommand } from './support.js';
 
-const ALICE = 'alice-key-0123456789abcdef';
-const BOB = 'bob-key-fedcba9876543210';
-
-let harness: TestHarness;
-let commandsDir: string;
+let harness: TwoPrincipalHarness;
 let browser: Browser;
 
 async function chatAs(key: string): Promise<Page> {
@@ -46,19 +38,7 @@ async function menuNames(page: Page): Promise<string[]> {
 
 beforeAll(async () => {
   const webUiDir = await buildWebChat();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-web-callers-'));
-  commandsDir = path.join(dataDir, 'commands');
-  mkdirSync(commandsDir, { recursive: true });
-  writeFileSync(
-    path.join(commandsDir, 'deploy.md'),
-    '---\ndescription: Deploy a service\nprincipals: alice\n---\nDeploy $ARGUMENTS.\n',
-  );
-  harness = await startHarness({
-    webUiDir,
-    dataDir,
-    apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
-    config: { offline: { latencyMs: 1 } },
-  });
+  harness = await startTwoPrincipalHarness({ webUiDir });
   browser = await launchChromium();
 }, 180_000);
 
@@ -68,8 +48,8 @@ afterAll(async () => {
 });
 
 it('each principal sees their own commands; /deploy runs for one and is text for the other', async () => {
-  const alice = await chatAs(ALICE);
-  const bob = await chatAs(BOB);
+  const alice = await chatAs(harness.keys.alice);
+  const bob = await chatAs(harness.keys.bob);
   expect(await menuNames(alice)).toContain('/deploy');
   const bobs = await menuNames(bob);
   expect(bobs).toContain('/help');
@@ -86,8 +66,8 @@ it('each principal sees their own commands; /deploy runs for one and is text for
 }, 120_000);
 
 it("a command file added later shows beside the caller's own", async () => {
-  const alice = await chatAs(ALICE);
-  writeFileSync(path.join(commandsDir, 'notes.md'), '---\ndescription: Notes\n---\nNotes.\n');
+  const alice = await chatAs(harness.keys.alice);
+  harness.addCommand('notes', 'Notes');
   // The chat reads the card again every 12 s.
   await expect
     .poll(() => menuNames(alice), { timeout: 40_000, interval: 2_000 })

@@ -288,6 +288,26 @@ describe('CustomCommands.watch', () => {
     expect(commands.names()).toEqual([]);
   });
 
+  it('registers a file again when only its arguments changed', async () => {
+    const dir = await tempDir();
+    const target = path.join(dir, 'ship.md');
+    const withChoices = (choices: string) =>
+      `---\ndescription: Ship\narguments:\n  - name: where\n    choices: [${choices}]\n---\nShip to $1`;
+    await writeFile(target, withChoices('eu'));
+    const { registry, commands } = setup([dir], { debounceMs: 20 });
+    await commands.load();
+    await commands.watch();
+    const choices = () =>
+      registry
+        .get('ship')
+        ?.arguments?.[0]?.choices?.map((choice) => choice.value)
+        .join(',');
+    expect(choices()).toBe('eu');
+
+    await writeFile(target, withChoices('eu, us'));
+    await waitFor(() => choices() === 'eu,us');
+  });
+
   // The first write lands within a clock tick of load(): chokidar's own `change` event is
   // dropped then (same mtime, newer atime), so this also pins the native-event fallback.
   it('removes a command whose file turns invalid, and restores it when fixed', async () => {

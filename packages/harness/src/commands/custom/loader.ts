@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { Caller, CommandRegistry, CommandRun, RegisteredCommand } from 'a2a-commands';
 import { watch as watchPaths, type FSWatcher } from 'chokidar';
 import type { Logger } from 'pino';
@@ -297,7 +298,8 @@ export class CustomCommands {
     if (
       current &&
       current.file === winner.file &&
-      sameDefinition(current.definition, winner.definition)
+      // Every field, so a field added to the file later cannot be left out of the comparison.
+      isDeepStrictEqual(current.definition, winner.definition)
     ) {
       this.warned.delete(winner.file);
       return;
@@ -444,17 +446,6 @@ function rawFile(dir: string, rawPath: unknown, details: unknown): string | unde
 function quietNameOf(file: string): string | undefined {
   const named = commandNameFromFile(path.basename(file));
   return named.ok ? named.name : undefined;
-}
-
-function sameDefinition(a: CustomCommandDefinition, b: CustomCommandDefinition): boolean {
-  return (
-    a.name === b.name &&
-    a.description === b.description &&
-    a.argument_hint === b.argument_hint &&
-    a.model === b.model &&
-    a.template === b.template &&
-    JSON.stringify(a.callers) === JSON.stringify(b.callers)
-  );
 }
 
 async function isDirectory(dir: string): Promise<boolean> {
