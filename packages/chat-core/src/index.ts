@@ -40,3 +40,4 @@ export {
   type TranscriptAction,
   type TranscriptOptions,
 } from './transcript.js';
+export { enterWithList, type EnterOutcome, type OpenList } from './enter-rule.js';

@@ -2,7 +2,9 @@
  * Argument completion in the terminal chat, end to end: the real CLI in a tmux
  * pseudo-terminal against a harness with two models (a fake OpenAI-compatible
  * server behind it). `/model ` lists the models with their provider; Tab takes
- * the highlighted one; Enter runs the command with it.
+ * the highlighted one; Enter runs the command with it. And the chats' Enter
+ * rule against the harness: a highlighted entry is taken and, when the line is
+ * then a whole command, sent.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { cliCommand, hasTmux, TmuxTerminal } from 'a2a-testing/chat-terminal';
@@ -73,4 +75,28 @@ it('typing narrows the values; /title offers none and shows its hint', async () 
   await terminal.waitFor('› /title  [<title>]');
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(terminal.screen()).not.toContain('Tab takes');
+}, 120_000);
+
+it('the Enter rule: /model smart, /help mo and /sta each run on one Enter with the highlighted entry', async () => {
+  terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 100, rows: 30 });
+  await terminal.waitFor('Connected to a2a-harness', 60_000);
+
+  terminal.type('/model smart');
+  await terminal.waitFor(/❯ openai\/gpt-smart/);
+  terminal.keys('Enter');
+  await terminal.waitFor('┃ /model · command reply');
+  await terminal.waitFor(/(Model set to|The model is already) openai\/gpt-smart/);
+
+  terminal.type('/help mo');
+  await terminal.waitFor(/❯ model/);
+  terminal.keys('Enter');
+  await terminal.waitFor('┃ /help · command reply');
+  expect(terminal.screen()).toContain('/help model');
+
+  terminal.type('/sta');
+  await terminal.waitFor(/❯ \/status/);
+  terminal.keys('Enter');
+  await terminal.waitFor('┃ /status · command reply');
+  // Sent and cleared: the input is empty again.
+  await terminal.waitFor('›  Type a message');
 }, 120_000);

@@ -38,11 +38,13 @@ async function turn(text: string) {
   return task.status.message;
 }
 
-it('a model that never answers ends the turn at the first-byte timeout, with a note naming it', async () => {
+it('a model that never answers ends the turn at the first-byte timeout, with a note saying the limit in words', async () => {
   fake.misbehave('silent');
   const note = await turn('hello?');
   expect(textOf(note)).toContain('sent nothing for 400 ms');
-  expect(textOf(note)).toContain('firstByteMs');
+  // The limit in a person's words: the config key is for the docs.
+  expect(textOf(note)).toContain('a model may take at most 400 ms to start its answer.');
+  expect(textOf(note)).not.toContain('firstByteMs');
   expect(note.metadata?.[SETTINGS_KEY]).toEqual({ note: 'model-error' });
 });
 
@@ -50,7 +52,9 @@ it('a model that stalls after its first words ends at the idle timeout', async (
   fake.misbehave('stall-after-first');
   const note = await turn('go on');
   expect(textOf(note)).toContain('stopped sending for 400 ms');
-  expect(textOf(note)).toContain('idleMs');
+  // The limit in a person's words: the config key is for the docs.
+  expect(textOf(note)).toContain('a model may pause at most 400 ms within an answer.');
+  expect(textOf(note)).not.toContain('idleMs');
 });
 
 it('a model that trickles a byte now and then ends at the total timeout', async () => {
@@ -58,7 +62,9 @@ it('a model that trickles a byte now and then ends at the total timeout', async 
   fake.setReply('unused');
   const note = await turn('slowly');
   expect(textOf(note)).toContain('still answering after 2500 ms');
-  expect(textOf(note)).toContain('totalMs');
+  // The limit in a person's words: the config key is for the docs.
+  expect(textOf(note)).toContain('an answer may take at most 2500 ms.');
+  expect(textOf(note)).not.toContain('totalMs');
 });
 
 it('an HTML page instead of a stream is a model error, not an empty answer', async () => {

@@ -6,6 +6,7 @@ import {
   type Completion,
 } from 'a2a-commands/client';
 import { takeValue, type ArgumentValues } from 'a2a-commands/client/completion';
+import { enterWithList, type OpenList } from 'a2a-chat-core';
 import { EMPTY_HISTORY, newer, older, type InputHistory } from './input-history.js';
 import * as edit from './line-editor.js';
 import { EMPTY_LINE, lineOf, type Line } from './line-editor.js';
@@ -16,6 +17,8 @@ export interface ComposerState {
   history: InputHistory;
   /** The highlighted completion. */
   selected: number;
+  /** The arrows moved the highlight since the text last changed (the Enter rule reads it). */
+  moved?: boolean;
   /** Esc closed the completion list; it opens again when the text changes. */
   dismissed: boolean;
   /** Why Enter did not send. */
@@ -61,24 +64,49 @@ export function valuesOf(
   return values.offered;
 }
 
-/**
- * Up and Down move, Tab takes the value, Esc closes. Enter follows the rule
- * for names: it takes the highlighted value when that differs from what is
- * typed, and sends when they are the same.
- */
-function valuesKey(state: ComposerState, key: Key, offered: ArgumentValues): KeyResult | undefined {
+/** Up and Down move, Tab takes the value, Esc closes; Enter follows the chats' Enter rule. */
+function valuesKey(
+  state: ComposerState,
+  key: Key,
+  offered: ArgumentValues,
+  commands: readonly CommandSpec[],
+): KeyResult | undefined {
   const count = offered.values.length;
-  if (key.upArrow) return { state: { ...state, selected: (state.selected - 1 + count) % count } };
-  if (key.downArrow) return { state: { ...state, selected: (state.selected + 1) % count } };
+  const at = Math.min(state.selected, count - 1);
+  if (key.upArrow) return { state: { ...state, selected: (at - 1 + count) % count, moved: true } };
+  if (key.downArrow) return { state: { ...state, selected: (at + 1) % count, moved: true } };
   if (key.escape) return { state: { ...state, dismissed: true } };
-  const chosen = offered.values[Math.min(state.selected, count - 1)]!;
-  const typed = state.line.text.slice(offered.position.start);
-  if (key.tab || (key.return && !key.meta && typed !== chosen.value)) {
-    return {
-      state: withLine(state, lineOf(takeValue(state.line.text, offered.position, chosen.value))),
+  if (key.tab) {
+    const text = takeValue(state.line.text, offered.position, offered.values[at]!.value);
+    return { state: withLine(state, lineOf(text)) };
+  }
+  if (key.return && !key.meta) {
+    const list: OpenList = {
+      kind: 'values',
+      offered,
+      highlighted: at,
+      moved: state.moved === true,
     };
+    return enterOnList(state, list, commands);
   }
   return undefined;
+}
+
+/** Enter with a list open, by the rule both chats share (`a2a-chat-core`'s `enterWithList`). */
+function enterOnList(
+  state: ComposerState,
+  list: OpenList,
+  commands: readonly CommandSpec[],
+): KeyResult {
+  const outcome = enterWithList(state.line.text, list, commands);
+  switch (outcome.kind) {
+    case 'as-typed':
+      return enter(state, commands);
+    case 'fill':
+      return { state: withLine(state, lineOf(outcome.text)) };
+    case 'send':
+      return { state: withLine(state, lineOf(outcome.text)), submit: outcome.text };
+  }
 }
 
 /** The `<...>` parts of a hint outside every `[...]`: what must be typed. */
@@ -102,7 +130,7 @@ export function requiredParts(hint: string): string {
 /** A new line of text: the list reopens at its top and the old message goes. */
 export function withLine(state: ComposerState, line: Line): ComposerState {
   if (line.text === state.line.text) return { ...state, line };
-  return { ...state, line, selected: 0, dismissed: false, message: undefined };
+  return { ...state, line, selected: 0, moved: false, dismissed: false, message: undefined };
 }
 
 function take(state: ComposerState, completion: Completion): ComposerState {
@@ -141,13 +169,10 @@ function listKey(
   if (key.upArrow) return { state: { ...state, selected: (state.selected - 1 + count) % count } };
   if (key.downArrow) return { state: { ...state, selected: (state.selected + 1) % count } };
   if (key.escape) return { state: { ...state, dismissed: true } };
-  const chosen = items[Math.min(state.selected, count - 1)]!;
-  if (key.tab) return { state: take(state, chosen) };
-  if (key.return) {
-    // Already the whole name: Enter sends it rather than taking it again.
-    if (state.line.text === `/${chosen.command.name}`) return enter(state, commands);
-    return { state: take(state, chosen) };
-  }
+  const highlighted = Math.min(state.selected, count - 1);
+  if (key.tab) return { state: take(state, items[highlighted]!) };
+  if (key.return)
+    return enterOnList(state, { kind: 'commands', entries: items, highlighted }, commands);
   return undefined;
 }
 
@@ -178,7 +203,7 @@ export function composerKey(
   }
   const offered = valuesOf(state, commands);
   if (offered) {
-    const handled = valuesKey(state, key, offered);
+    const handled = valuesKey(state, key, offered, commands);
     if (handled) return handled;
   }
   const { line } = state;

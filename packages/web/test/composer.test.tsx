@@ -222,12 +222,20 @@ describe('one Enter, and unknown commands', () => {
     expect(onSend).toHaveBeenCalledWith('/status');
   });
 
-  it('a command with an argument still takes the entry first', async () => {
+  it('a name typed in full is sent as typed, though its command takes an argument', async () => {
     const { user, box, onSend } = setup();
     await user.type(box, '/model');
+    expect(screen.getByRole('listbox')).toBeTruthy();
     await user.keyboard('{Enter}');
-    expect(onSend).not.toHaveBeenCalled();
-    expect(box.value).toBe('/model ');
+    expect(onSend).toHaveBeenCalledWith('/model');
+  });
+
+  it('Enter on a highlighted command that takes no argument takes it and sends: /sta runs /status', async () => {
+    const { user, box, onSend } = setup();
+    await user.type(box, '/sta');
+    await user.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledWith('/status');
+    expect(onSend).toHaveBeenCalledTimes(1);
   });
 
   it('an unknown /name is warned about before sending, with the nearest names; Enter sends it', async () => {

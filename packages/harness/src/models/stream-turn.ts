@@ -1,5 +1,6 @@
 import { streamText } from 'ai';
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import { limitWords } from '../config/limit-words.js';
 import { ModelAbortError, ModelError, isAbortError, toModelError } from './errors.js';
 
 export interface StreamModelTurnOptions {
@@ -43,7 +44,7 @@ export interface ModelTurnResult {
 /** Finish reasons of an answer the model ended itself. */
 const FINISHED = new Set(['stop', 'length', 'content-filter', 'tool-calls']);
 
-/** Which timeout fired; the message says so in words. */
+/** Which timeout fired; the message says so in a person's words (`limitWords`). */
 export class ModelTimeoutError extends Error {
   override name = 'ModelTimeoutError';
   constructor(
@@ -51,17 +52,8 @@ export class ModelTimeoutError extends Error {
     modelId: string,
     readonly ms: number,
   ) {
-    const what = {
-      firstByteMs: `sent nothing for ${seconds(ms)} after it was called`,
-      idleMs: `stopped sending for ${seconds(ms)} in the middle of its answer`,
-      totalMs: `was still answering after ${seconds(ms)}`,
-    }[which];
-    super(`model ${modelId} ${what}, so the turn was ended (limit: ${which}).`);
+    super(limitWords.modelTimeout(which, modelId, ms));
   }
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** What a turn aborted by `signal` rejects with: the abort reason when it is an abort error. */

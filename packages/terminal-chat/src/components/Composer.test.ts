@@ -101,13 +101,18 @@ describe('completion list', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('Enter takes the entry too, and a second Enter sends', async () => {
+  it('Enter takes the entry; a command that takes an argument waits for it', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, '/mo', KEYS.down, KEYS.enter);
+    expect(frame(app).split('\n')[0]).toBe('› /model  [<model>]');
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('Enter takes a command that takes no argument and sends it: /sta runs /status', async () => {
     const { app, onSubmit } = await composer();
     await press(app, '/sta', KEYS.enter);
-    expect(frame(app).split('\n')[0]).toBe('› /status');
-    expect(onSubmit).not.toHaveBeenCalled();
-    await press(app, KEYS.enter);
-    expect(onSubmit).toHaveBeenCalledWith('/status ');
+    expect(onSubmit).toHaveBeenCalledWith('/status');
+    expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
   it('Enter on a name typed in full sends it at once', async () => {
@@ -196,23 +201,22 @@ describe('required-argument rule', () => {
 });
 
 describe('Enter with a list of values open', () => {
-  it('takes the highlighted value when it differs from what is typed; the next Enter sends', async () => {
+  it('takes the highlighted value when it differs from what is typed, and sends: /model beta', async () => {
     const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
     await press(app, '/model beta');
     await waitForFrame(app, (t) => t.includes('openai/fake-beta'));
     await press(app, KEYS.enter);
-    expect(onSubmit).not.toHaveBeenCalled();
-    expect(frame(app).split('\n')[0]).toBe('› /model openai/fake-beta');
-    await press(app, KEYS.enter);
     expect(onSubmit).toHaveBeenCalledWith('/model openai/fake-beta');
+    expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
-  it('the same for /help and a command name as the value', async () => {
+  it('the same for /help and a command name as the value: /help mo', async () => {
     const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
     await press(app, '/help mo');
     await waitForFrame(app, (t) => /❯ model/.test(t));
-    await press(app, KEYS.enter, KEYS.enter);
+    await press(app, KEYS.enter);
     expect(onSubmit).toHaveBeenCalledWith('/help model');
+    expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
   it('sends at once when what is typed is the highlighted value', async () => {
@@ -221,6 +225,18 @@ describe('Enter with a list of values open', () => {
     await waitForFrame(app, (t) => t.includes('offline'));
     await press(app, KEYS.enter);
     expect(onSubmit).toHaveBeenCalledWith('/model offline/echo');
+  });
+
+  it('with nothing typed, the first value is not a choice: Enter sends /model; after Down it takes the value', async () => {
+    const { app, onSubmit } = await composer(COMMANDS, undefined, MODEL_CHOICES);
+    await press(app, '/model ');
+    await waitForFrame(app, (t) => t.includes('❯ offline/echo'));
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('/model ');
+    await press(app, '/model ');
+    await waitForFrame(app, (t) => t.includes('❯ offline/echo'));
+    await press(app, KEYS.down, KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('/model openai/fake-beta');
   });
 });
 

@@ -1,3 +1,4 @@
+import { enterWithList, type EnterOutcome } from 'a2a-chat-core';
 import { type CommandSpec } from 'a2a-commands/client';
 import { takeValue } from 'a2a-commands/client/completion';
 import {
@@ -13,12 +14,10 @@ import {
 import {
   commandHelp,
   commandNameOf,
-  enterTakesValue,
   ghostHint,
   insertionFor,
   menuEntries,
   moveActive,
-  runsOnEnter,
   sendBlocker,
   unknownCommandWarning,
 } from '../menu/slash-menu.js';
@@ -158,14 +157,28 @@ export function Composer({
   };
 
   /** Puts the value in the box; its list closes until the next edit. */
-  const take = (index: number): string | undefined => {
+  const take = (index: number) => {
     const entry = offered?.values[index];
-    if (!offered || !entry) return undefined;
+    if (!offered || !entry) return;
     const next = takeValue(value, offered.position, entry.value);
     change(next);
     setDismissedAt(next);
     textarea.current?.focus();
-    return next;
+  };
+
+  /** Enter with a list open: the line as typed, or the highlighted entry taken (and sent). */
+  const follow = (outcome: EnterOutcome) => {
+    if (outcome.kind === 'as-typed') {
+      void submit();
+      return;
+    }
+    change(outcome.text);
+    textarea.current?.focus();
+    if (outcome.kind === 'send') {
+      // The taken line's list stays closed while it is sent, and if it is refused.
+      setDismissedAt(outcome.text);
+      void submit(outcome.text);
+    }
   };
 
   const moveTo = (index: number) => {
@@ -205,12 +218,15 @@ export function Composer({
         setActive(moveActive(activeIndex, entries.length, event.key === 'ArrowDown' ? 1 : -1));
         return;
       }
-      if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
+      if (event.key === 'Tab' && !event.shiftKey) {
         event.preventDefault();
-        const entry = entries[activeIndex];
-        // One Enter runs a fully typed command that takes no argument.
-        if (event.key === 'Enter' && entry && runsOnEnter(value, entry.command)) void submit();
-        else choose(activeIndex);
+        choose(activeIndex);
+        return;
+      }
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        const list = { kind: 'commands', entries, highlighted: activeIndex } as const;
+        follow(enterWithList(value, list, commands));
         return;
       }
       if (event.key === 'Escape') {
@@ -235,16 +251,10 @@ export function Composer({
         take(activeIndex);
         return;
       }
-      const highlighted = offered.values[activeIndex]?.value;
-      if (
-        event.key === 'Enter' &&
-        !event.shiftKey &&
-        highlighted !== undefined &&
-        enterTakesValue(offered.position.value, highlighted, moved)
-      ) {
+      if (event.key === 'Enter' && !event.shiftKey) {
         event.preventDefault();
-        const taken = take(activeIndex);
-        if (taken !== undefined) void submit(taken);
+        const list = { kind: 'values', offered, highlighted: activeIndex, moved } as const;
+        follow(enterWithList(value, list, commands));
         return;
       }
       if (event.key === 'Escape') {

@@ -9,7 +9,8 @@ import {
 /*
  * The slash menu's logic, apart from React: what it offers for the text in the
  * composer, how the active entry moves, what choosing inserts, and whether
- * Enter may send. The rules are the library's (`complete`, `argumentHintState`),
+ * Enter may send. What Enter does with a list open is `a2a-chat-core`'s
+ * `enterWithList`, the rule the terminal chat follows too. The rules are the library's (`complete`, `argumentHintState`),
  * so the web chat and the terminal chat agree.
  */
 
@@ -104,14 +105,6 @@ export function commandNameOf(input: string, commands: readonly CommandSpec[]): 
   return argumentHintState(input, commands)?.command.name;
 }
 
-/**
- * Whether Enter on the menu runs `input` at once instead of taking the entry:
- * the command's whole name is typed and it takes no argument (`/status`).
- */
-export function runsOnEnter(input: string, command: CommandSpec): boolean {
-  return input === `/${command.name}` && (command.argument_hint ?? '') === '';
-}
-
 /** How many names "did you mean" offers at most. */
 const SUGGESTIONS = 3;
 
@@ -144,18 +137,6 @@ export function unknownCommandWarning(
   const near = suggestionsFor(parsed.name, commands).map((command) => `/${command.name}`);
   const warning = `/${parsed.name} is not a command of this agent — sent as a message.`;
   return near.length > 0 ? `${warning} Did you mean ${near.join(', ')}?` : warning;
-}
-
-/**
- * The Enter rule, as pickers have it: with the value list open, Enter takes
- * the highlighted value when it differs from what is typed of the argument
- * (`/model beta` sends `/model openai/fake-beta`). With nothing typed, the
- * first value is only where the list starts, not a choice: Enter takes it
- * only once the person has moved the highlight.
- */
-export function enterTakesValue(typed: string, highlighted: string, moved: boolean): boolean {
-  if (highlighted === typed) return false;
-  return typed !== '' || moved;
 }
 
 /** The letters of `value` that match `typed` (values match case-insensitively, anywhere). */

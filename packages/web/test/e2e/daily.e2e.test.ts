@@ -68,7 +68,7 @@ const focusIsInComposer = (page: Page) =>
 const taskIdOf = (page: Page) => new URL(page.url()).hash.replace(/^#task=/, '');
 
 describe('Enter with a value list open', () => {
-  it('takes the highlighted value: /model beta sends /model openai/fake-beta', async () => {
+  it('takes the highlighted entry: /model beta sends /model openai/fake-beta, /help mo /help model, /sta /status', async () => {
     const page = await openChat();
     const composer = composerOf(page);
     await composer.pressSequentially('/model beta');
@@ -107,6 +107,14 @@ describe('Enter with a value list open', () => {
     await composer.press('Enter');
     await cards(page, 'help').first().waitFor();
     expect(await page.locator('.command-line').last().textContent()).toBe('/help model');
+
+    // The same rule for names: /sta takes /status, which takes no argument, and runs it.
+    await composer.pressSequentially('/sta');
+    await page.getByRole('listbox', { name: 'Commands' }).waitFor();
+    await composer.press('Enter');
+    await cards(page, 'status').first().waitFor();
+    expect(await page.locator('.command-line').last().textContent()).toBe('/status');
+    expect(await composer.inputValue()).toBe('');
     await page.close();
   });
 });

@@ -139,8 +139,9 @@ export const cards = (page: Page, command: string) =>
   page.locator(`article.reply[data-command="${command}"]`);
 
 /**
- * Types a command through the menu: the name, Enter to take the entry, then the
- * arguments and Enter (a command that takes no argument runs on the first Enter).
+ * Types a command through the menu: the whole name, then Enter, which sends a
+ * name typed in full; with arguments, Tab takes the entry and the arguments
+ * follow before Enter.
  */
 export async function runCommand(page: Page, name: string, args = ''): Promise<Locator> {
   const before = await cards(page, name).count();
@@ -148,13 +149,12 @@ export async function runCommand(page: Page, name: string, args = ''): Promise<L
   await composer.fill('');
   await composer.pressSequentially(`/${name}`);
   await page.getByRole('listbox', { name: 'Commands' }).waitFor();
-  await composer.press('Enter');
-  // A command that takes no argument runs on that one Enter; others take the entry first.
-  await expect.poll(() => composer.inputValue()).toMatch(new RegExp(`^(/${name} )?$`));
-  if ((await composer.inputValue()) !== '') {
-    if (args) await composer.pressSequentially(args);
-    await composer.press('Enter');
+  if (args) {
+    await composer.press('Tab');
+    await expect.poll(() => composer.inputValue()).toBe(`/${name} `);
+    await composer.pressSequentially(args);
   }
+  await composer.press('Enter');
   const card = cards(page, name).nth(before);
   await card.waitFor();
   return card;
