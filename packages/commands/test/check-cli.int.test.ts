@@ -63,10 +63,13 @@ describe('a command on a working task', () => {
 describe('--subtask-command', () => {
   it('takes the command with or without its leading slash', async () => {
     const agent = await broken();
-    const slashed = await checkJson([agent.baseUrl, '--subtask-command', '/delegate do it']);
+    // Each run makes its own tasks, so the two processes run side by side.
+    const [slashed, bare] = await Promise.all([
+      checkJson([agent.baseUrl, '--subtask-command', '/delegate do it']),
+      checkJson([agent.baseUrl, '--subtask-command', 'fork']),
+    ]);
     expect(slashed.result('task-ref')).toMatchObject({ status: 'pass' });
     expect(slashed.result('task-ref').detail).toMatch(/^\/delegate do it gave task_ref /);
-    const bare = await checkJson([agent.baseUrl, '--subtask-command', 'fork']);
     expect(bare.result('task-ref')).toMatchObject({ status: 'pass' });
   });
 

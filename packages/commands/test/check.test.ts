@@ -1,7 +1,7 @@
 /** `a2a-commands check` against the example agent (passes) and a broken agent (each planted fault caught). */
 import { Writable } from 'node:stream';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { checkAgent } from '../src/check/index.js';
 import { main } from '../src/check/main.js';
 import { createExampleAgent } from '../examples/agent.js';
@@ -23,7 +23,10 @@ function capture() {
 const failedIds = (report: Awaited<ReturnType<typeof checkAgent>>) =>
   [...new Set(report.results.filter((r) => r.status === 'fail').map((r) => r.id))].sort();
 
-describe('the example agent', () => {
+// A check run mostly waits on the agent's model turns, and each test makes its
+// own tasks (and the broken agent's tests their own agent): one at a time, the
+// file took half a minute.
+describe.concurrent('the example agent', () => {
   let agent: Listening;
   beforeAll(async () => {
     // The card names the agent's own URL, known once it listens.
@@ -34,7 +37,7 @@ describe('the example agent', () => {
   });
   afterAll(() => agent.close());
 
-  it('passes every check over JSON-RPC and HTTP+JSON', async () => {
+  it('passes every check over JSON-RPC and HTTP+JSON', async ({ expect }) => {
     const report = await checkAgent(agent.baseUrl);
     expect(report.bindings).toEqual(['JSONRPC', 'HTTP+JSON']);
     expect(report.results.filter((r) => r.status === 'fail')).toEqual([]);
@@ -45,7 +48,7 @@ describe('the example agent', () => {
     expect(taskRef?.detail).toMatch(/--subtask-command/);
   });
 
-  it('--no-model skips the checks that need a model turn, saying so', async () => {
+  it('--no-model skips the checks that need a model turn, saying so', async ({ expect }) => {
     const report = await checkAgent(agent.baseUrl, { noModel: true });
     const skipped = report.results.filter((r) => r.needsModel);
     expect(skipped.map((r) => r.id).sort()).toEqual([
@@ -60,9 +63,15 @@ describe('the example agent', () => {
   });
 });
 
-describe('the broken agent', () => {
-  it('passes with no fault planted, so each failure below is its fault', async () => {
-    const agent = await startBrokenAgent();
+describe.concurrent('the broken agent', () => {
+  // The command-on-working-task check needs its command to land while a turn
+  // runs. With the tests side by side on a busy machine, the broken agent's
+  // 300 ms turn can end first; where a test needs that check to pass or fail,
+  // the turn is longer.
+  const slowTurn = { turnMs: 1500 };
+
+  it('passes with no fault planted, so each failure below is its fault', async ({ expect }) => {
+    const agent = await startBrokenAgent([], slowTurn);
     try {
       const report = await checkAgent(agent.baseUrl, { timeoutMs: 5000 });
       // It claims neither the completion extension nor an extended card: those checks say so and skip.
@@ -81,10 +90,11 @@ describe('the broken agent', () => {
     }
   });
 
-  it.each(Object.entries(FAULTS) as Array<[Fault, string]>)(
+  it.for(Object.entries(FAULTS) as Array<[Fault, string]>)(
     'planted fault %s fails check %s',
-    async (fault, check) => {
-      const agent = await startBrokenAgent([fault]);
+    async ([fault, check], { expect }) => {
+      const needsTurn = check === 'command-on-working-task';
+      const agent = await startBrokenAgent([fault], needsTurn ? slowTurn : {});
       try {
         const report = await checkAgent(agent.baseUrl, { timeoutMs: 5000 });
         expect(failedIds(report)).toContain(check);
@@ -94,21 +104,24 @@ describe('the broken agent', () => {
     },
   );
 
-  it('the CLI names every planted fault and exits 1; --json gives the same report', async () => {
-    const agent = await startBrokenAgent(Object.keys(FAULTS) as Fault[]);
+  it('the CLI names every planted fault and exits 1; --json gives the same report', async ({
+    expect,
+  }) => {
+    const agent = await startBrokenAgent(Object.keys(FAULTS) as Fault[], slowTurn);
     try {
       const out = capture();
+      const json = capture();
       const err = capture();
-      expect(await main(['check', agent.baseUrl, '--timeout', '5'], out.stream, err.stream)).toBe(
-        1,
-      );
+      // The two runs make their own tasks on the agent, so they run side by side.
+      const [textExit, jsonExit] = await Promise.all([
+        main(['check', agent.baseUrl, '--timeout', '5'], out.stream, err.stream),
+        main(['check', agent.baseUrl, '--json', '--timeout', '5'], json.stream, err.stream),
+      ]);
+      expect(textExit).toBe(1);
       for (const check of Object.values(FAULTS)) {
         expect(out.text()).toMatch(new RegExp(`^FAIL  (\\[JSONRPC\\] )?${check}: `, 'm'));
       }
-      const json = capture();
-      expect(
-        await main(['check', agent.baseUrl, '--json', '--timeout', '5'], json.stream, err.stream),
-      ).toBe(1);
+      expect(jsonExit).toBe(1);
       const report = JSON.parse(json.text()) as { results: Array<{ id: string; status: string }> };
       const failed = new Set(report.results.filter((r) => r.status === 'fail').map((r) => r.id));
       for (const check of Object.values(FAULTS)) expect(failed.has(check)).toBe(true);
@@ -117,7 +130,7 @@ describe('the broken agent', () => {
     }
   });
 
-  it('a bad command line is refused with the usage, exit 2', async () => {
+  it('a bad command line is refused with the usage, exit 2', async ({ expect }) => {
     const out = capture();
     const err = capture();
     expect(await main(['check'], out.stream, err.stream)).toBe(2);

@@ -85,13 +85,14 @@ describe('§1 Registry on the card', () => {
 });
 
 describe('§2 What is a command', () => {
-  it.each([
+  // Each waits on a model turn of its own task: side by side, they wait once.
+  it.concurrent.for<[string, string]>([
     ['/Help', 'capital letters'],
     [' /help', 'a leading space'],
     ['/etc/hosts', 'a path'],
     ['/help:x', 'no whitespace after the name'],
     ['/helpme', 'an unregistered name'],
-  ])('§2: %s (%s) reaches the agent unchanged', async (text) => {
+  ])('§2: %s (%s) reaches the agent unchanged', async ([text], { expect }) => {
     const { body } = await send(text);
     const task = body.result.task;
     expect(texts(replyOf(task))).toEqual([`You said: ${text}`]);

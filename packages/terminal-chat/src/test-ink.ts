@@ -91,16 +91,32 @@ export async function resize(app: Rendered, columns: number, rows: number): Prom
   await settle();
 }
 
-/** Lets ink read input, React commit and ink draw (a lone Esc waits for what may follow it). */
-export function settle(ms = 30): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Turns of the event loop that {@link settle} waits. Each step from a key to a
+ * frame (the key filter's queue, ink's read and its pending Esc, React's
+ * scheduler) is a hop through `setImmediate` or a microtask; a keystroke takes
+ * a handful, this leaves a wide margin and still costs next to nothing.
+ */
+const EVENT_LOOP_TURNS = 100;
+
+/**
+ * Lets ink read input, React commit and ink draw: waits `ms` (for work that
+ * waits on a timer), then for the event loop to turn over. A wait for a time
+ * alone is not enough on a busy machine: after a stall, an expired timer runs
+ * before the immediates that read the key and draw the frame.
+ */
+export async function settle(ms = 0): Promise<void> {
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  for (let turn = 0; turn < EVENT_LOOP_TURNS; turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Writes each chunk as one read from the terminal, settling after each. */
 export async function press(app: Rendered, ...chunks: string[]): Promise<void> {
   for (const chunk of chunks) {
     app.stdin.write(chunk);
-    await settle(chunk === KEYS.escape ? 80 : 30);
+    await settle();
   }
 }
 
@@ -110,11 +126,14 @@ export function frame(app: Rendered): string {
   return (app.lastFrame() ?? '').replace(/\u001b\[[0-9;]*m/g, '');
 }
 
-/** Polls until the frame satisfies `check`, or fails with the frame. */
+/**
+ * Polls until the frame satisfies `check`, or fails with the frame. The limit
+ * only ends a test that is failing anyway, so it leaves room for a busy machine.
+ */
 export async function waitForFrame(
   app: Rendered,
   check: (text: string) => boolean,
-  timeoutMs = 3000,
+  timeoutMs = 10_000,
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

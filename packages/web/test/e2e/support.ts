@@ -121,7 +121,9 @@ export function launchChromium(): Promise<Browser> {
  * axe's best-practice rule `aria-allowed-role` flags as minor.
  */
 export async function axeViolations(page: Page, include?: string): Promise<string[]> {
-  let builder = new AxeBuilder({ page });
+  // The chat has no frames, so one axe.run in the page finds what the default
+  // (a partial run per frame, finished in a new blank page) finds, in under half the time.
+  let builder = new AxeBuilder({ page }).setLegacyMode(true);
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   const knownTradeOff = (id: string, html: string) =>
