@@ -1,5 +1,10 @@
 import { defineProject } from 'vitest/config';
-import { harnessProjectBase, harnessTimeouts, postgresTestFiles } from './vitest.shared.js';
+import {
+  harnessCliSetup,
+  harnessProjectBase,
+  harnessTimeouts,
+  postgresTestFiles,
+} from './vitest.shared.js';
 
 /**
  * The files of test/ that use PostgreSQL. Only this project starts the
@@ -11,7 +16,7 @@ export default defineProject({
   test: {
     name: 'integration:harness-postgres',
     include: postgresTestFiles(),
-    globalSetup: ['../testing/src/postgres-setup.ts'],
+    globalSetup: ['../testing/src/postgres-setup.ts', harnessCliSetup],
     setupFiles: ['../testing/src/postgres-ready.ts'],
     ...harnessTimeouts,
   },

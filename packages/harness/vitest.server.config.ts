@@ -1,5 +1,10 @@
 import { defineProject } from 'vitest/config';
-import { harnessProjectBase, harnessTimeouts, postgresTestFiles } from './vitest.shared.js';
+import {
+  harnessCliSetup,
+  harnessProjectBase,
+  harnessTimeouts,
+  postgresTestFiles,
+} from './vitest.shared.js';
 
 /** The files of test/ that start the harness and need no PostgreSQL. */
 export default defineProject({
@@ -8,6 +13,7 @@ export default defineProject({
     name: 'integration:harness',
     include: ['test/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...postgresTestFiles()],
+    globalSetup: [harnessCliSetup],
     ...harnessTimeouts,
   },
 });

@@ -19,6 +19,7 @@ import {
   updatesOf,
   type BridgeProcess,
 } from 'a2a-testing/acp-bridge';
+import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 
@@ -33,7 +34,7 @@ let bob: BridgeProcess;
 
 const bridgeWith = (key: string) =>
   startBridge(harness.url, {
-    command: { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] },
+    command: { cwd: harnessDir, argv: [bundledHarnessCli(), 'acp'] },
     args: ['--card-refresh', '200', '--api-key', key],
   });
 
