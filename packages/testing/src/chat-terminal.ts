@@ -88,8 +88,12 @@ export class TmuxTerminal {
     return this.tmux('capture-pane', '-p', '-e');
   }
 
-  /** Polls the screen until `expected` shows (or `check` passes); fails with the screen. */
-  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000) {
+  /**
+   * Polls the screen until `expected` shows (or `check` passes); fails with the
+   * screen. The deadline bounds a hang: on a loaded machine, drawing a long
+   * input key by key took the chat over 15 s.
+   */
+  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000) {
     const check =
       typeof expected === 'function'
         ? expected
