@@ -15,6 +15,9 @@ export default defineProject({
   ...harnessProjectBase,
   test: {
     name: 'integration:harness-postgres',
+    // As in integration:harness: a worker imports the harness once, not once a
+    // file (the project's summed import time fell from 57 s to 18 s).
+    isolate: false,
     include: postgresTestFiles(),
     globalSetup: ['../testing/src/postgres-setup.ts', harnessCliSetup],
     setupFiles: ['../testing/src/postgres-ready.ts'],
