@@ -12,6 +12,8 @@ export default defineProject({
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', 'results/**'],
     sequence: { groupOrder: 1 },
+    // The soak starts the harness CLI: bundled once for the run.
+    globalSetup: ['../packages/testing/src/harness-cli-setup.ts'],
     testTimeout: 180_000,
   },
 });

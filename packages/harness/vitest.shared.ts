@@ -24,6 +24,12 @@ export const harnessProjectBase = {
  */
 export const harnessTimeouts = { testTimeout: 60_000, hookTimeout: 120_000 } as const;
 
+/**
+ * Bundles the harness CLI once for the run: files that start it as a process
+ * spawn plain node on the bundle instead of compiling the sources in each start.
+ */
+export const harnessCliSetup = '../testing/src/harness-cli-setup.ts';
+
 /** Reads an import of the PostgreSQL helpers, under their old or new path, or the provided URL. */
 const USES_POSTGRES = /from\s+['"][^'"]*\/(stores|databases)(\.js)?['"]|['"]postgresUrl['"]/;
 

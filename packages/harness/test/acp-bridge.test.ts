@@ -19,6 +19,7 @@ import {
   updatesOf,
   type BridgeProcess,
 } from 'a2a-testing/acp-bridge';
+import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
@@ -30,7 +31,7 @@ let bridge: BridgeProcess;
 /** The bridge as `a2a-harness acp <url>` runs it, reading the card again every 200 ms. */
 const startHarnessBridge = () =>
   startBridge(harness.url, {
-    command: { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] },
+    command: { cwd: harnessDir, argv: [bundledHarnessCli(), 'acp'] },
     args: ['--card-refresh', '200'],
   });
 
@@ -243,7 +244,7 @@ describe('a harness with API keys', () => {
       const keyed = await startHarness({
         apiKeys: new ApiKeys(parseApiKeyList('alice=sk-alice-0123456789abcdef')),
       });
-      const command = { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] };
+      const command = { cwd: harnessDir, argv: [bundledHarnessCli(), 'acp'] };
       const right = await startBridge(keyed.url, {
         command,
         env: { A2A_API_KEY: 'sk-alice-0123456789abcdef' },

@@ -16,6 +16,7 @@ import {
   updatesOf,
   type BridgeProcess,
 } from 'a2a-testing/acp-bridge';
+import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
 
 const harnessDir = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +27,7 @@ let bob: BridgeProcess;
 
 const bridgeWith = (key: string) =>
   startBridge(harness.url, {
-    command: { cwd: harnessDir, argv: ['src/cli/main.ts', 'acp'] },
+    command: { cwd: harnessDir, argv: [bundledHarnessCli(), 'acp'] },
     args: ['--card-refresh', '200', '--api-key', key],
   });
 

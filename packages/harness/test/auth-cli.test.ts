@@ -7,16 +7,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, userText } from 'a2a-testing/http';
+import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { spawnHarness, type HarnessProcess } from 'a2a-testing/process';
 import { runSend } from 'a2a-testing/send-cli';
 
 const execFileAsync = promisify(execFile);
-const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
-const CLI = ['--conditions=a2a-source', '--import', 'tsx', MAIN];
+const CLI = [bundledHarnessCli()];
 const ENV_KEY = 'env-key-0123456789abcdef';
 const FILE_KEY = 'file-key-0123456789abcdef';
 

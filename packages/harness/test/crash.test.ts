@@ -20,6 +20,12 @@ const KILL_AT_ANSWER = 10;
 /** The commands start this far apart, so the kill finds most of them on their way. */
 const SEND_GAP_MS = 3;
 const TURN_TEXT = 'a question that takes a while';
+/**
+ * A crashed instance's turns end once its lease lapses: the product's 10 s would
+ * be waited out in each PostgreSQL case. Only one instance is alive at a time
+ * here, so nothing else can take its turns while a busy machine delays a renewal.
+ */
+const LEASE_MS = 4000;
 
 type CommandName = 'title' | 'system' | 'spawn';
 
@@ -69,7 +75,10 @@ async function storedTasks(url: string, contextId: string): Promise<StoredTask[]
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 during 100 concurrent commands: each command is whole or absent, nothing lost or doubled', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
-    const config = writeConfig(dataDir, { offline: { latencyMs: 100 } });
+    const config = writeConfig(dataDir, {
+      offline: { latencyMs: 100 },
+      cluster: { leaseMs: LEASE_MS },
+    });
     const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
     const args = ['--data', dataDir, '--config', config, ...databaseArgs];
     const contextId = crypto.randomUUID();

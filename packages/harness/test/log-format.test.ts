@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { spawnHarness } from 'a2a-testing/process';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -20,18 +21,7 @@ const withoutColours = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 function serveArgs(extra: string[]): string[] {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
-  return [
-    '--conditions=a2a-source',
-    '--import',
-    'tsx',
-    path.join(packageDir, 'src/cli/main.ts'),
-    'serve',
-    '--port',
-    '0',
-    '--data',
-    dataDir,
-    ...extra,
-  ];
+  return [bundledHarnessCli(), 'serve', '--port', '0', '--data', dataDir, ...extra];
 }
 
 /**
@@ -89,7 +79,7 @@ function listeningLine(output: string): string {
   return output.split('\n').find((line) => LISTENING.test(line))!;
 }
 
-// Each case starts the CLI under tsx: seconds each on a busy machine.
+// Each case starts the CLI: seconds each on a busy machine.
 describe('log format', { timeout: 60_000 }, () => {
   it('on a terminal, lines are pretty: time, level, message, then the fields indented', async () => {
     const output = await outputUntilListening(true);

@@ -21,6 +21,12 @@ import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/proc
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
 const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i}`).join(' ');
 const answerTo = (text: string) => expect.stringContaining(`You said: ${text}`);
+/**
+ * The queued messages of a killed instance run elsewhere once its lease lapses:
+ * the product's 10 s would be waited out in each PostgreSQL case. Renewed every
+ * third of it, the lease of a live instance outlasts two delayed renewals.
+ */
+const LEASE_MS = 4000;
 
 const started: HarnessProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -51,7 +57,10 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 /** Where the harness keeps its data, and on PostgreSQL a database of its own. */
 async function dataArgs(database?: 'postgres'): Promise<string[]> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-queued-crash-'));
-  const config = writeConfig(dataDir, { offline: { latencyMs: 50 } });
+  const config = writeConfig(dataDir, {
+    offline: { latencyMs: 50 },
+    cluster: { leaseMs: LEASE_MS },
+  });
   const args = ['--data', dataDir, '--config', config];
   if (database !== 'postgres') return args;
   // Its own database: a restarted instance recovers every task it finds.

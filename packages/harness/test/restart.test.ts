@@ -10,10 +10,20 @@ import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
 import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
 
+/**
+ * A crashed instance's turns end once its lease lapses: the product's 10 s would
+ * be waited out in each PostgreSQL case. Only one instance is alive at a time
+ * here, so nothing else can take its turns while a busy machine delays a renewal.
+ */
+const LEASE_MS = 4000;
+
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 mid-turn, then restart: tasks, history, model and title are kept; the turn ends with a note', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
-    const config = writeConfig(dataDir, { offline: { latencyMs: 300 } });
+    const config = writeConfig(dataDir, {
+      offline: { latencyMs: 300 },
+      cluster: { leaseMs: LEASE_MS },
+    });
     const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
     const args = ['--data', dataDir, '--config', config, ...databaseArgs];
 

@@ -31,7 +31,10 @@ export interface BridgeStart {
   /** Arguments after the URL. */
   args?: string[];
   env?: NodeJS.ProcessEnv;
-  /** The command line before the URL, run from source: `a2a-acp` by default. */
+  /**
+   * The command line before the URL: `a2a-acp` from source by default. A
+   * TypeScript script runs through tsx, a JavaScript one (a bundle) on plain node.
+   */
   command?: { cwd: string; argv: string[] };
 }
 
@@ -41,15 +44,12 @@ export async function startBridge(
   { args = [], env = {}, command }: BridgeStart = {},
 ): Promise<BridgeProcess> {
   const { cwd, argv } = command ?? { cwd: packageDir, argv: ['src/cli/main.ts'] };
-  const child = spawn(
-    process.execPath,
-    ['--conditions=a2a-source', '--import', 'tsx', ...argv, url, ...args],
-    {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+  const fromSource = argv[0]?.endsWith('.ts') ? ['--conditions=a2a-source', '--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...fromSource, ...argv, url, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { bundledHarnessCli } from './harness-cli.js';
 
-/** The a2a-harness package, whose CLI runs from source. */
+/** The a2a-harness package: the terminal opens in its folder. */
 const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-harness/package.json'));
 
 /** Whether tmux is installed (CI installs it; see .ci/run). */
@@ -17,11 +18,10 @@ export function hasTmux(): boolean {
   }
 }
 
-/** The real CLI from source, as a shell command: `a2a-harness <args>`. */
+/** The real CLI, bundled from source by the global setup, as a shell command: `a2a-harness <args>`. */
 export function cliCommand(args: string[]): string {
-  const main = path.join(packageDir, 'src/cli/main.ts');
-  const quoted = [main, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`);
-  return `node --conditions=a2a-source --import tsx ${quoted.join(' ')}`;
+  const quoted = [bundledHarnessCli(), ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`);
+  return `node ${quoted.join(' ')}`;
 }
 
 /**
@@ -88,8 +88,12 @@ export class TmuxTerminal {
     return this.tmux('capture-pane', '-p', '-e');
   }
 
-  /** Polls the screen until `expected` shows (or `check` passes); fails with the screen. */
-  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000) {
+  /**
+   * Polls the screen until `expected` shows (or `check` passes); fails with the
+   * screen. The deadline bounds a hang: on a loaded machine, drawing a long
+   * input key by key took the chat over 15 s.
+   */
+  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000) {
     const check =
       typeof expected === 'function'
         ? expected

@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { harnessCliMain } from './harness-cli.js';
 
-/** The a2a-harness package, whose CLI runs from source. */
+/** The a2a-harness package: the CLI runs in its folder. */
 const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-harness/package.json'));
 
 export interface HarnessProcess {
@@ -28,29 +29,16 @@ type LogWaiter = {
   resolve: (line: Record<string, unknown>) => void;
 };
 
-/** The real CLI, from source, as a child process: `a2a-harness serve --port 0 ...`. */
+/** The real CLI, bundled from source, as a child process: `a2a-harness serve --port 0 ...`. */
 export async function spawnHarness(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<HarnessProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=a2a-source',
-      '--import',
-      'tsx',
-      path.join(packageDir, 'src/cli/main.ts'),
-      'serve',
-      '--port',
-      '0',
-      ...args,
-    ],
-    {
-      cwd: packageDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [await harnessCliMain(), 'serve', '--port', '0', ...args], {
+    cwd: packageDir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return untilListening(child);
 }
 

@@ -20,7 +20,7 @@ const importOf = (modules: string) =>
 
 /** Imports that start a process, a browser, a whole harness or PostgreSQL. */
 const NEEDS_MORE_THAN_A_PROCESS = importOf(
-  'node:child_process|playwright-core|a2a-testing/(harness|process|chat-terminal|stores|databases|throwaway-postgres|packing|acp-bridge)',
+  'node:child_process|playwright-core|a2a-testing/(harness|harness-cli|process|chat-terminal|stores|databases|throwaway-postgres|packing|acp-bridge)',
 );
 
 const USES_POSTGRES = importOf('a2a-testing/(stores|databases)');
@@ -79,7 +79,9 @@ describe('the unit loop', () => {
 
 describe('PostgreSQL', () => {
   it('starts in one project, whose files all use it, and no other file does', () => {
-    const starting = projects.filter((project) => project.globalSetup.length > 0);
+    const starting = projects.filter((project) =>
+      project.globalSetup.some((file) => file.endsWith('postgres-setup.ts')),
+    );
     expect(starting.map((project) => project.name)).toEqual(['integration:harness-postgres']);
     const [postgres] = starting;
     expect(postgres!.files.length).toBeGreaterThan(0);
