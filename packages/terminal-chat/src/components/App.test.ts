@@ -189,7 +189,7 @@ describe('App', () => {
     await waitForFrame(app, (t) => t.includes('word word') && !t.includes('working'));
     expect(frame(app).split('\n').length).toBeLessThanOrEqual(23);
     await press(app, 'draft', KEYS.ctrlC);
-    expect(frame(app)).toContain('Press Ctrl+C again to quit.');
+    await waitForFrame(app, (t) => t.includes('Press Ctrl+C again to quit.'));
     expect(frame(app)).not.toContain('› draft');
   });
 
