@@ -1,4 +1,4 @@
-import type { Message, Task } from '@a2a-js/sdk';
+import type { Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskMetadata } from '../command.js';
 
@@ -16,6 +16,19 @@ export interface CommandEffects {
   /** New tasks the command made (sub-tasks, forks), stored whole. */
   subtasks?: Task[];
 }
+
+/**
+ * What `appendReply` returns: the head after the write, and whether the write
+ * itself told the other processes serving the store about the reply.
+ */
+export type StoredReply = TaskHead & {
+  /**
+   * True when the write carried `replyEvent` to the other processes (a
+   * PostgreSQL NOTIFY sent as the transaction commits, say). The runner's
+   * `StreamRelay` is then told so, and does not send it again.
+   */
+  announced?: boolean;
+};
 
 /**
  * What the command path needs from storage. Each method touches one task and
@@ -50,6 +63,13 @@ export interface CommandTaskStore {
    * command message and its reply, `statusMessage`: a store that answers
    * retries (SEMANTICS §8) keeps the reply linked to the command it answers,
    * rather than relying on where it lands in the history.
+   *
+   * `replyEvent` is the status update the runner publishes once the write is
+   * done (the reply as its message, the state the command saw). A store that
+   * keeps `replyEvent.status.timestamp` as the stored status timestamp, and
+   * that is shared by several processes, may tell them the event inside the
+   * same write and say so with `announced`; it decides alone. A store that
+   * ignores the argument keeps working: the relay then sends the event.
    */
   appendReply(
     taskId: string,
@@ -57,7 +77,8 @@ export interface CommandTaskStore {
     statusMessage: Message,
     context: ServerCallContext,
     effects?: CommandEffects,
-  ): Promise<TaskHead | undefined>;
+    replyEvent?: TaskStatusUpdateEvent,
+  ): Promise<StoredReply | undefined>;
   /** Read-modify-write of `Task.metadata`; returns the stored result. */
   updateMetadata(
     taskId: string,

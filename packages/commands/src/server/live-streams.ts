@@ -9,7 +9,13 @@ type Sink = (event: StreamResponse) => void;
  * events locally, so a relay must not bring them back to it.
  */
 export interface StreamRelay {
-  send(taskId: string, event: StreamResponse): void;
+  send(taskId: string, event: StreamResponse, told?: ToldOthers): void;
+}
+
+/** How a published event already reached the other processes, if it did. */
+export interface ToldOthers {
+  /** The store told them inside the write that stored the event (`StoredReply.announced`). */
+  byStore: boolean;
 }
 
 /** The task an SDK stream event belongs to. */
@@ -42,9 +48,10 @@ export class LiveStreams {
   /**
    * Delivers `event` to every stream open on the task in this process, and
    * through the relay to the other processes; returns how many local streams got it.
+   * `told` says whether the store already told the other processes.
    */
-  publish(taskId: string, event: StreamResponse): number {
-    this.relay?.send(taskId, event);
+  publish(taskId: string, event: StreamResponse, told?: ToldOthers): number {
+    this.relay?.send(taskId, event, told);
     return this.deliver(taskId, event);
   }
 

@@ -99,6 +99,8 @@ export class CommandRunner {
     const effects = { metadata: staged.metadata, subtasks: staged.subtasks };
     // One write: the command, its reply and all it changed are stored together or not at all.
     let stored: TaskHead | undefined;
+    let replyEvent: TaskStatusUpdateEvent | undefined;
+    let announced = false;
     if (created) {
       // Nobody else knows this task yet, so its metadata can be settled before the write.
       stored = {
@@ -118,7 +120,32 @@ export class CommandRunner {
         effects,
       );
     } else {
-      stored = await store.appendReply(head.id, [commandMessage, reply], reply, context, effects);
+      // SEMANTICS §3: the event streams get, handed to the store with the write, which
+      // may tell it to the other processes itself.
+      replyEvent = commandReplyEvent(
+        {
+          ...head,
+          status: {
+            state: head.status?.state ?? 0,
+            message: reply,
+            timestamp: new Date().toISOString(),
+          },
+        },
+        reply,
+      );
+      const appended = await store.appendReply(
+        head.id,
+        [commandMessage, reply],
+        reply,
+        context,
+        effects,
+        replyEvent,
+      );
+      if (appended) {
+        const { announced: toldByStore, ...after } = appended;
+        stored = after;
+        announced = toldByStore === true;
+      }
     }
     if (!stored) throw new TaskNotFoundError(`Task not found: ${head.id}`);
     for (const prompt of staged.prompts) {
@@ -134,9 +161,15 @@ export class CommandRunner {
     const answered: TaskHead = stored.status
       ? { ...stored, status: { ...stored.status, state: head.status?.state ?? 0 } }
       : stored;
-    const event = commandReplyEvent(answered, reply);
+    // What the store told the others is what local streams get too.
+    const event = announced && replyEvent ? replyEvent : commandReplyEvent(answered, reply);
     // A task this command created has no stream anywhere yet: its id was never given out.
-    if (!created) live.publish(head.id, { payload: { $case: 'statusUpdate', value: event } });
+    if (!created)
+      live.publish(
+        head.id,
+        { payload: { $case: 'statusUpdate', value: event } },
+        { byStore: announced },
+      );
     return { head: answered, commandMessage, reply, event };
   }
 

@@ -1,4 +1,10 @@
-import type { ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
+import type {
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  Task,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk';
 import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import type { TaskMetadata } from '../command.js';
 import {
@@ -69,6 +75,7 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
     statusMessage: Message,
     context: ServerCallContext,
     effects: CommandEffects = {},
+    replyEvent?: TaskStatusUpdateEvent,
   ): Promise<TaskHead | undefined> {
     return this.lock.run(taskId, async () => {
       const task = await this.inner.load(taskId, context);
@@ -77,7 +84,8 @@ export class CommandsTaskStore implements TaskStore, CommandTaskStore {
       task.status = {
         state: task.status?.state ?? 0,
         message: statusMessage,
-        timestamp: new Date().toISOString(),
+        // Stored as streams are told it, so that GetTask and the stream agree.
+        timestamp: replyEvent?.status?.timestamp || new Date().toISOString(),
       };
       if (effects.metadata) task.metadata = this.applyMetadata(task.metadata, effects.metadata);
       // The SDK's stores have no transactions: sub-tasks go first, so that no stored

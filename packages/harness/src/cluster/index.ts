@@ -1,7 +1,7 @@
 import type { StreamRelay } from 'a2a-commands/server';
 import type { LiveStreams } from 'a2a-commands/server/internal';
 import type { Logger } from 'pino';
-import { ReplyNotices, type AnyKysely } from '../store/index.js';
+import type { AnyKysely, ReplyNotifier } from '../store/index.js';
 import type { TaskEventRelay, TaskEvents } from '../turns/task-events.js';
 import type { SchedulerDeps } from '../turns/turn-scheduler.js';
 import { ClusterTurns } from './cluster-turns.js';
@@ -75,15 +75,15 @@ export class Cluster {
   };
 
   /** For the store: command replies told to the other instances inside their writes. */
-  readonly replyNotices = new ReplyNotices({
+  readonly replyNotifier: ReplyNotifier = {
     channel: CHANNEL,
     payloadOf: (taskId, event) => this.bus.payloadOf({ kind: 'reply', taskId, event }),
-  });
+  };
 
-  /** For `CommandsRequestHandler`: command replies go to the other instances too, unless their writes told them. */
+  /** For `CommandsRequestHandler`: command replies go to the other instances too, unless the store's write told them. */
   readonly replyRelay: StreamRelay = {
-    send: (taskId, event) => {
-      if (!this.replyNotices.alreadySent(event)) this.bus.send({ kind: 'reply', taskId, event });
+    send: (taskId, event, told) => {
+      if (!told?.byStore) this.bus.send({ kind: 'reply', taskId, event });
     },
   };
 

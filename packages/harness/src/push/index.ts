@@ -54,16 +54,16 @@ export function withPushNotifications(card: AgentCard): AgentCard {
   return { ...card, capabilities: { ...card.capabilities!, pushNotifications: true } };
 }
 
-/** Both relays, in order; either may be absent. */
-export function bothRelays<Event>(
-  first: { send(taskId: string, event: Event): void } | undefined,
-  second: { send(taskId: string, event: Event): void } | undefined,
-): { send(taskId: string, event: Event): void } | undefined {
+/** Both relays, in order, each given all that is sent; either may be absent. */
+export function bothRelays<Sent extends unknown[]>(
+  first: { send(...sent: Sent): void } | undefined,
+  second: { send(...sent: Sent): void } | undefined,
+): { send(...sent: Sent): void } | undefined {
   if (!first || !second) return first ?? second;
   return {
-    send: (taskId, event) => {
-      first.send(taskId, event);
-      second.send(taskId, event);
+    send: (...sent) => {
+      first.send(...sent);
+      second.send(...sent);
     },
   };
 }

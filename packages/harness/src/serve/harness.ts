@@ -147,7 +147,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       { instance: cluster.instanceId, name: options.instanceName },
       'joined the instances on this database',
     );
-    store.notifyRepliesWith(cluster.replyNotices);
+    store.notifyRepliesWith(cluster.replyNotifier);
   }
 
   const push = createPushNotifications({

@@ -1,8 +1,15 @@
-import type { Artifact, ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
+import type {
+  Artifact,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  Task,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk';
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import type { TaskMetadata } from 'a2a-commands';
-import type { CommandEffects, CommandTaskStore, TaskHead } from 'a2a-commands/server';
+import type { CommandEffects, CommandTaskStore, StoredReply, TaskHead } from 'a2a-commands/server';
 import { PostgresAdapter, type Kysely } from 'kysely';
 import { CheckedWrites } from './checked-writes.js';
 import { postgresPoolOf, sqliteConnectionOf, walCheckpointsOf } from './database.js';
@@ -12,7 +19,7 @@ import { KyselyReads } from './kysely-reads.js';
 import type { MessagesTable } from './messages-table.js';
 import { ownerOf, taskOwnerResolver, type Owner } from './owner.js';
 import { PostgresTaskRepository } from './postgres/repository.js';
-import type { ReplyNotices } from './reply-notices.js';
+import type { ReplyNotifier } from './reply-notices.js';
 import { SqliteTaskRepository } from './sqlite/repository.js';
 import type { AlongsideWrite, TaskChange } from './task-change.js';
 import { newTaskId } from './task-ids.js';
@@ -92,8 +99,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
    * On PostgreSQL shared by instances: a command's reply is told to the
    * others inside the write that stores it, instead of in a NOTIFY of its own.
    */
-  notifyRepliesWith(notices: ReplyNotices): void {
-    this.repository.notifyRepliesWith?.(notices);
+  notifyRepliesWith(notifier: ReplyNotifier): void {
+    this.repository.notifyRepliesWith?.(notifier);
   }
 
   /** Ids that sort by creation time (`task-ids.ts`). */
@@ -173,7 +180,8 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     statusMessage: Message,
     context: ServerCallContext,
     effects: CommandEffects = {},
-  ): Promise<TaskHead | undefined> {
+    replyEvent?: TaskStatusUpdateEvent,
+  ): Promise<StoredReply | undefined> {
     return this.repository.appendReply(
       this.ownerOf(context),
       taskId,
@@ -181,6 +189,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       statusMessage,
       effects,
       context,
+      replyEvent,
     );
   }
 

@@ -21,7 +21,7 @@ export {
   isDatabaseUnreachable,
   retryWhileUnreachable,
 } from './connection-errors.js';
-export { ReplyNotices, type ReplyNotifier } from './reply-notices.js';
+export type { ReplyNotifier } from './reply-notices.js';
 export { ownerContext, taskOwnerResolver, type Owner } from './owner.js';
 export { HistoryQuotaError, storedChars } from './history-quota.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';

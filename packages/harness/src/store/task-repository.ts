@@ -1,7 +1,7 @@
-import type { Artifact, Message, Task } from '@a2a-js/sdk';
-import type { CommandEffects, TaskHead } from 'a2a-commands/server';
+import type { Artifact, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type { Owner } from './owner.js';
-import type { ReplyNotices } from './reply-notices.js';
+import type { ReplyNotifier } from './reply-notices.js';
 import type { AlongsideWrite, TaskChange } from './task-change.js';
 
 /**
@@ -50,7 +50,12 @@ export interface TaskRepository {
   create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void>;
   /** `change` applied atomically; undefined when the owner has no such task. */
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined>;
-  /** A command's entries, its reply as the status message (state kept), its effects. */
+  /**
+   * A command's entries, its reply as the status message (state kept), its
+   * effects. `replyEvent` is what the runner will publish: a repository that
+   * takes it stores its timestamp, and may tell it to the other instances in
+   * the same write, saying so with `announced` (`CommandTaskStore.appendReply`).
+   */
   appendReply(
     owner: Owner,
     taskId: string,
@@ -58,12 +63,13 @@ export interface TaskRepository {
     statusMessage: Message,
     effects: CommandEffects,
     request?: RequestKey,
-  ): Promise<TaskHead | undefined>;
+    replyEvent?: TaskStatusUpdateEvent,
+  ): Promise<StoredReply | undefined>;
   /** The SDK's save: the head replaced, messages not yet stored appended. */
   save(owner: Owner, task: Task): Promise<void>;
   /** A turn's answer as the task's one artifact (SEMANTICS §4). */
   keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void>;
 
   /** PostgreSQL shared by instances: replies told to the others inside their writes. */
-  notifyRepliesWith?(notices: ReplyNotices): void;
+  notifyRepliesWith?(notifier: ReplyNotifier): void;
 }

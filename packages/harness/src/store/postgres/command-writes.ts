@@ -1,11 +1,11 @@
-import { Message, taskStateFromJSON, type Task } from '@a2a-js/sdk';
-import type { CommandEffects, TaskHead } from 'a2a-commands/server';
-import { commandReplyEvent, withoutReplyTags } from 'a2a-commands/server/internal';
+import { Message, taskStateFromJSON, type Task, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { CommandEffects, StoredReply } from 'a2a-commands/server';
+import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './command-functions.js';
 import { replyLinkOf, toRow } from '../messages-table.js';
 import type { Owner } from '../owner.js';
-import type { ReplyNotices } from '../reply-notices.js';
+import type { ReplyNotifier } from '../reply-notices.js';
 import { metadataOf, taskRowOf } from '../task-rows.js';
 import type { RequestHeads } from './request-heads.js';
 
@@ -23,6 +23,12 @@ interface AppendRow {
  * reaching this takes a task written to without pause.
  */
 const METADATA_ATTEMPTS = 50;
+
+/** A reply's event as the runner will publish it, and how to tell it to the other instances. */
+export interface ReplyNotice {
+  event: TaskStatusUpdateEvent;
+  notifier: ReplyNotifier;
+}
 
 /**
  * A command's writes on PostgreSQL, in raw `pg` queries: a new task with its
@@ -58,8 +64,9 @@ export class PostgresCommandWrites {
   /**
    * Appends `entries`, makes `statusMessage` the status message with the stored
    * state kept (SEMANTICS §4), and applies `effects`: one atomic write. With
-   * `notices`, and a head `reader` read, the reply's event as the command
-   * runner will publish it is notified inside that write.
+   * `notice`, the reply's event is stored with its timestamp and notified
+   * inside that write, unless it is too large for a NOTIFY; `announced` says
+   * whether it was.
    */
   async appendReply(
     taskId: string,
@@ -68,10 +75,12 @@ export class PostgresCommandWrites {
     statusMessage: Message,
     effects: CommandEffects,
     reader?: object,
-    notices?: ReplyNotices,
-  ): Promise<TaskHead | undefined> {
-    const timestamp = new Date().toISOString();
-    const notice = notices && this.noticeOf(taskId, statusMessage, timestamp, reader, notices);
+    notice?: ReplyNotice,
+  ): Promise<StoredReply | undefined> {
+    const timestamp = notice?.event.status?.timestamp || new Date().toISOString();
+    const payload = notice?.notifier.payloadOf(taskId, {
+      payload: { $case: 'statusUpdate', value: notice.event },
+    });
     // JSON text as the driver makes it: escapes kept, so the status reads back as the history does.
     const message = JSON.stringify(Message.toJSON(statusMessage));
     const link = replyLinkOf(entries, statusMessage);
@@ -109,16 +118,16 @@ export class PostgresCommandWrites {
           metadata,
           subtasks?.rows ?? null,
           subtasks?.messages ?? null,
-          notice ? notices!.notifier.channel : null,
-          notice ?? null,
+          payload ? notice!.notifier.channel : null,
+          payload ?? null,
         ],
       });
       const row = result.rows[0];
       if (!row) return undefined;
       if (reader) this.heads.remember(reader, taskId, row.head_metadata);
       if (row.applied) {
-        if (notice) notices!.markSent(statusMessage);
         return {
+          announced: payload !== undefined,
           id: taskId,
           contextId: row.head_context_id,
           status: {
@@ -134,28 +143,6 @@ export class PostgresCommandWrites {
       // Another writer changed the metadata since it was read: compute the change again.
       seen = row.head_metadata;
     }
-  }
-
-  /**
-   * The notification of the reply's event, as the command runner publishes
-   * it (with the state the request read, SEMANTICS §3); undefined when this
-   * request read no head of the task, or the event is too large to go inside
-   * the write: the relay then sends it after the write.
-   */
-  private noticeOf(
-    taskId: string,
-    reply: Message,
-    timestamp: string,
-    reader: object | undefined,
-    notices: ReplyNotices,
-  ): string | undefined {
-    const read = reader && this.heads.headRead(reader, taskId);
-    if (!read) return undefined;
-    const event = commandReplyEvent(
-      { ...read, status: { state: read.status?.state ?? 0, message: reply, timestamp } },
-      reply,
-    );
-    return notices.notifier.payloadOf(taskId, { payload: { $case: 'statusUpdate', value: event } });
   }
 }
 

@@ -1,10 +1,10 @@
-import type { Artifact, Message, Task } from '@a2a-js/sdk';
-import type { CommandEffects, TaskHead } from 'a2a-commands/server';
+import type { Artifact, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
 import { replyChange, type CheckedWrites } from '../checked-writes.js';
 import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
-import type { ReplyNotices } from '../reply-notices.js';
+import type { ReplyNotifier } from '../reply-notices.js';
 import type { AlongsideWrite, TaskChange } from '../task-change.js';
 import type { HistoryRange, RequestKey, TaskRepository } from '../task-repository.js';
 import { PostgresCommandWrites } from './command-writes.js';
@@ -21,7 +21,7 @@ import { RequestHeads } from './request-heads.js';
 export class PostgresTaskRepository implements TaskRepository {
   private readonly heads: RequestHeads;
   private readonly commands: PostgresCommandWrites;
-  private replyNotices?: ReplyNotices;
+  private replyNotifier?: ReplyNotifier;
 
   constructor(
     pool: pg.Pool,
@@ -32,8 +32,8 @@ export class PostgresTaskRepository implements TaskRepository {
     this.commands = new PostgresCommandWrites(pool, this.heads);
   }
 
-  notifyRepliesWith(notices: ReplyNotices): void {
-    this.replyNotices = notices;
+  notifyRepliesWith(notifier: ReplyNotifier): void {
+    this.replyNotifier = notifier;
   }
 
   head(owner: Owner, taskId: string, request?: RequestKey): Promise<TaskHead | undefined> {
@@ -82,7 +82,8 @@ export class PostgresTaskRepository implements TaskRepository {
     statusMessage: Message,
     effects: CommandEffects,
     request?: RequestKey,
-  ): Promise<TaskHead | undefined> {
+    replyEvent?: TaskStatusUpdateEvent,
+  ): Promise<StoredReply | undefined> {
     if (this.checked.quotaApplies(effects.subtasks))
       return this.checked.update(owner, taskId, replyChange(entries, statusMessage, effects));
     // In this process, one writer of a task at a time holds a connection, as in the checked writes.
@@ -95,7 +96,7 @@ export class PostgresTaskRepository implements TaskRepository {
           statusMessage,
           effects,
           request,
-          this.replyNotices,
+          replyEvent && this.replyNotifier && { event: replyEvent, notifier: this.replyNotifier },
         ),
       ),
     );
