@@ -27,6 +27,7 @@ import {
   endLeaseOfGoneRun,
   instancesPastLease,
   previousRuns,
+  removeIdleExpiredLeases,
   takeOverLease,
   type InstanceLease,
 } from './instance-lease.js';
@@ -40,7 +41,10 @@ const PRUNE_EVERY_MS = 60_000;
  */
 const STRANDED_AFTER_MS = 5_000;
 
-/** How often the sweep looks for stranded sub-tasks: they are found only after `STRANDED_AFTER_MS` anyway. */
+/**
+ * How often the sweep looks for stranded sub-tasks, and for expired leases
+ * that no turn names: neither blocks anyone, so a few seconds late is fine.
+ */
 const STRANDED_EVERY_MS = 5_000;
 
 export interface ClusterTurnsOptions extends SchedulerDeps {
@@ -260,6 +264,8 @@ export class ClusterTurns implements TurnScheduler {
     if (Date.now() - this.lastStrandedLook >= STRANDED_EVERY_MS) {
       this.lastStrandedLook = Date.now();
       ended.push(...(await this.endStrandedSubtasks()));
+      // Dead instances that held no turns: no takeover would ever remove their rows.
+      await removeIdleExpiredLeases(this.db);
     }
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();

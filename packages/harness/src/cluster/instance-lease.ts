@@ -146,6 +146,24 @@ export async function takeOverLease(db: AnyKysely, instance: string): Promise<bo
 }
 
 /**
+ * Deletes the leases that have expired and that no turn row names: those of
+ * instances that died holding no turn, which no takeover would ever remove.
+ * A lease still running is never touched, so no live instance is fenced out
+ * by this; one whose lease lapsed is fenced out as a takeover would fence it
+ * (its next renewal finds no row and it takes a lease again). Leases that
+ * turns name are left for the takeover, which ends those turns first.
+ * Returns the instances whose leases went.
+ */
+export async function removeIdleExpiredLeases(db: AnyKysely): Promise<string[]> {
+  const { rows } = await sql<{ instance: string }>`
+    delete from ${sql.table(LEASES_TABLE)} l
+    where l.expires_at < now()
+      and not exists (select 1 from ${sql.table(TURNS_TABLE)} t where t.instance = l.instance)
+    returning l.instance`.execute(db);
+  return rows.map((row) => row.instance);
+}
+
+/**
  * Earlier runs under `name` that are gone: a crash and a restart come
  * quicker than a lease expires. Two running instances never share a name,
  * so another run under it has ended, or is a configuration error. As a
