@@ -11,9 +11,13 @@ import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { createClusterTables } from '../src/cluster/index.js';
-import { removeIdleExpiredLeases } from '../src/cluster/instance-lease.js';
-import { LEASES_TABLE, TURNS_TABLE } from '../src/cluster/tables.js';
-import { openDatabase, type HarnessDatabase } from '../src/store/index.js';
+import {
+  LEASES_TABLE,
+  openDatabase,
+  PostgresTurnRows,
+  TURNS_TABLE,
+  type HarnessDatabase,
+} from '../src/store/index.js';
 
 /** The shortest lease the config takes: a dead instance's lease lapses quickly. */
 const LEASE_MS = 1000;
@@ -68,7 +72,7 @@ describe('stale lease rows', () => {
            ('t2', 'u2', 'o', '', 'lapsed-with-turn')`,
       );
 
-      expect(await removeIdleExpiredLeases(opened.db)).toEqual(['lapsed']);
+      expect(await new PostgresTurnRows(opened.db).removeIdleExpiredLeases()).toEqual(['lapsed']);
       // The takeover ends the turns of an instance with turns, then removes its lease.
       expect(await leases()).toEqual(['lapsed-with-turn', 'running', 'running-with-turn']);
     } finally {

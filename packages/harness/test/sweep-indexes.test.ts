@@ -6,11 +6,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClusterTables } from '../src/cluster/index.js';
-import { instancesPastLease } from '../src/cluster/instance-lease.js';
 import {
   HarnessTaskStore,
   openDatabase,
   postgresPoolOf,
+  PostgresTurnRows,
   type HarnessDatabase,
 } from '../src/store/index.js';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
@@ -65,7 +65,7 @@ describe('the sweep reads indexes', () => {
   });
 
   it('instances past their lease: turns by instance, leases by primary key', async () => {
-    await instancesPastLease(opened.db, 'me');
+    await new PostgresTurnRows(opened.db).instancesPastLease('me');
     const plan = await planOfLast('a2a_harness_instances');
     expect(plan).not.toMatch(/Seq Scan/);
   });

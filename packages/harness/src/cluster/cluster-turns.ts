@@ -1,14 +1,14 @@
 import { TaskState, type TaskStatus } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
-import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import {
-  LOCK_CLASS,
-  lockForTransaction,
   ownerContext,
+  PostgresTurnRows,
   type AlongsideWrite,
   retryWhileUnreachable,
   type AnyKysely,
+  type TurnRow,
+  type TurnRows,
 } from '../store/index.js';
 import { noteMessage } from '../notes.js';
 import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
@@ -25,13 +25,10 @@ import {
 import type { PgEventBus } from './event-bus.js';
 import {
   endLeaseOfGoneRun,
-  instancesPastLease,
   previousRuns,
-  removeIdleExpiredLeases,
   takeOverLease,
   type InstanceLease,
 } from './instance-lease.js';
-import { TURNS_TABLE, type ClusterTables, type TurnRow } from './tables.js';
 
 /** Stored event bodies older than this are deleted; listeners read them within milliseconds. */
 const PRUNE_EVERY_MS = 60_000;
@@ -68,7 +65,9 @@ export interface ClusterTurnsOptions extends SchedulerDeps {
  * one dead), the turn can no longer write.
  */
 export class ClusterTurns implements TurnScheduler {
-  private readonly db: Kysely<ClusterTables>;
+  private readonly db: AnyKysely;
+  /** Every read and change of the turn rows: the repository's. */
+  private readonly rows: TurnRows;
   private readonly me: string;
   /** Turns running in this process, by task. */
   private readonly running = new Map<string, Turn>();
@@ -83,7 +82,8 @@ export class ClusterTurns implements TurnScheduler {
   private fenced = false;
 
   constructor(private readonly options: ClusterTurnsOptions) {
-    this.db = options.db as Kysely<ClusterTables>;
+    this.db = options.db;
+    this.rows = new PostgresTurnRows(options.db);
     this.me = options.bus.instanceId;
     options.bus.on('cancel', ({ taskId, turnId }) => {
       const turn = this.running.get(taskId);
@@ -97,33 +97,16 @@ export class ClusterTurns implements TurnScheduler {
   }
 
   async busy(taskId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select('id')
-      .where('task_id', '=', taskId)
-      .where('instance', 'is not', null)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.rows.running(taskId)) !== undefined;
   }
 
-  async queued(taskId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select(sql<string>`count(*)`.as('count'))
-      .where('task_id', '=', taskId)
-      .where('instance', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  queued(taskId: string): Promise<number> {
+    return this.rows.waiting(taskId);
   }
 
   /** Every instance's waiting turns: the queue is shared. */
-  async waiting(): Promise<number> {
-    const row = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select(sql<string>`count(*)`.as('count'))
-      .where('instance', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+  waiting(): Promise<number> {
+    return this.rows.waiting();
   }
 
   /**
@@ -135,23 +118,9 @@ export class ClusterTurns implements TurnScheduler {
     return {
       refuse: () => undefined,
       alongside: async (db) => {
-        const trx = db as Kysely<ClusterTables>;
-        const { count } = await trx
-          .selectFrom(TURNS_TABLE)
-          .select(sql<string>`count(*)`.as('count'))
-          .where('task_id', '=', turn.taskId)
-          .executeTakeFirstOrThrow();
-        // One turn runs, `limit` wait.
-        if (Number(count) > limit) throw queueFullError(turn.taskId, limit);
-        await trx
-          .insertInto(TURNS_TABLE)
-          .values({
-            task_id: turn.taskId,
-            turn_id: turn.turnId,
-            ...this.options.store.ownerOf(context),
-            instance: null,
-          })
-          .execute();
+        const owner = this.options.store.ownerOf(context);
+        const queued = await this.rows.queue(db, { ...turn, owner }, limit);
+        if (!queued) throw queueFullError(turn.taskId, limit);
       },
       abandon: () => undefined,
     };
@@ -165,40 +134,31 @@ export class ClusterTurns implements TurnScheduler {
 
   /** The running turn is stopped by the instance that runs it: here, or over the bus. */
   async stop(taskId: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select(['turn_id', 'instance'])
-      .where('task_id', '=', taskId)
-      .where('instance', 'is not', null)
-      .executeTakeFirst();
-    if (!row) return false;
+    const running = await this.rows.running(taskId);
+    if (!running) return false;
     const here = this.running.get(taskId);
-    if (row.instance === this.me && here?.turnId === row.turn_id) abortTurn(here, 'stopped');
-    else this.options.bus.send({ kind: 'stop', taskId, turnId: row.turn_id });
+    if (running.instance === this.me && here?.turnId === running.turnId) abortTurn(here, 'stopped');
+    else this.options.bus.send({ kind: 'stop', taskId, turnId: running.turnId });
     return true;
   }
 
   async cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void> {
-    let dropped: Pick<TurnRow, 'turn_id' | 'instance'>[] = [];
+    let dropped: { turnId: string; instance: string | null }[] = [];
     const ended = await end(async (db) => {
-      dropped = await (db as Kysely<ClusterTables>)
-        .deleteFrom(TURNS_TABLE)
-        .where('task_id', '=', task.id)
-        .returning(['turn_id', 'instance'])
-        .execute();
+      dropped = await this.rows.removeAll(db, task.id);
     });
     const running = dropped.find((row) => row.instance !== null);
     const here = this.running.get(task.id);
     if (running?.instance === this.me) {
       if (here) abortTurn(here, 'canceled');
     } else if (running) {
-      this.options.bus.send({ kind: 'cancel', taskId: task.id, turnId: running.turn_id });
+      this.options.bus.send({ kind: 'cancel', taskId: task.id, turnId: running.turnId });
     }
     if (!ended?.status) return;
     // '' ends SubscribeToTask streams even when no turn ran.
     const turnIds = [
-      running?.turn_id ?? '',
-      ...dropped.filter((row) => row !== running).map((row) => row.turn_id),
+      running?.turnId ?? '',
+      ...dropped.filter((row) => row !== running).map((row) => row.turnId),
     ];
     this.options.endings.announce(task, ended.status, turnIds);
   }
@@ -241,31 +201,15 @@ export class ClusterTurns implements TurnScheduler {
   async sweep(): Promise<string[]> {
     if (this.closing || this.fenced) return [];
     const ended: string[] = [];
-    for (const instance of await instancesPastLease(this.db, this.me)) {
+    for (const instance of await this.rows.instancesPastLease(this.me)) {
       ended.push(...(await this.takeOver(instance)));
     }
-    const orphans = await this.db
-      .selectFrom(`${TURNS_TABLE} as waiting`)
-      .select('waiting.task_id')
-      .distinct()
-      .where('waiting.instance', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom(`${TURNS_TABLE} as running`)
-              .select('running.id')
-              .whereRef('running.task_id', '=', 'waiting.task_id')
-              .where('running.instance', 'is not', null),
-          ),
-        ),
-      )
-      .execute();
-    for (const { task_id } of orphans) this.claimLoop(task_id);
+    for (const taskId of await this.rows.unclaimedTasks()) this.claimLoop(taskId);
     if (Date.now() - this.lastStrandedLook >= STRANDED_EVERY_MS) {
       this.lastStrandedLook = Date.now();
       ended.push(...(await this.endStrandedSubtasks()));
       // Dead instances that held no turns: no takeover would ever remove their rows.
-      await removeIdleExpiredLeases(this.db);
+      await this.rows.removeIdleExpiredLeases();
     }
     if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
@@ -340,17 +284,11 @@ export class ClusterTurns implements TurnScheduler {
 
   /** Ends the turns of `instance`, whose lease this instance ended, and runs what waits behind them. */
   private async endTurnsOf(instance: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select(['task_id', 'turn_id'])
-      .where('instance', '=', instance)
-      .execute();
     const ended: string[] = [];
-    for (const row of rows) {
+    for (const { taskId, turnId } of await this.rows.turnsOf(instance)) {
       const note = this.options.interruptedNote;
-      if (await this.endInterrupted(row.task_id, row.turn_id, instance, note))
-        ended.push(row.task_id);
-      this.claimLoop(row.task_id);
+      if (await this.endInterrupted(taskId, turnId, instance, note)) ended.push(taskId);
+      this.claimLoop(taskId);
     }
     return ended;
   }
@@ -368,28 +306,14 @@ export class ClusterTurns implements TurnScheduler {
     answerSoFar?: string,
   ): Promise<boolean> {
     const { store } = this.options;
-    const row = await this.db
-      .selectFrom(TURNS_TABLE)
-      .select(['owner', 'tenant'])
-      .where('task_id', '=', taskId)
-      .where('turn_id', '=', turnId)
-      .executeTakeFirst();
-    if (!row) return false;
-    const context = ownerContext(row.owner, row.tenant);
+    const owner = await this.rows.ownerOf(taskId, turnId);
+    if (!owner) return false;
+    const context = ownerContext(owner.owner, owner.tenant);
     const head = await store.loadHead(taskId, context);
-    const removeRow: AlongsideWrite = async (db) => {
-      const deleted = await (db as Kysely<ClusterTables>)
-        .deleteFrom(TURNS_TABLE)
-        .where('task_id', '=', taskId)
-        .where('turn_id', '=', turnId)
-        .where('instance', '=', instance)
-        .returning('id')
-        .execute();
-      return deleted.length > 0;
-    };
+    const removeRow: AlongsideWrite = (db) => this.rows.removeClaimed(taskId, turnId, instance, db);
     if (!head || head.status?.state !== TaskState.TASK_STATE_WORKING) {
       // Its answer is stored (or the task is gone): only the row is left to remove.
-      await this.inTaskTransaction(taskId, removeRow);
+      await this.rows.removeClaimed(taskId, turnId, instance);
       return false;
     }
     const ended = await this.options.endings.end(
@@ -427,34 +351,11 @@ export class ClusterTurns implements TurnScheduler {
 
   /** The task's oldest waiting turn, now this instance's; none while one of its turns runs. */
   private claim(taskId: string): Promise<TurnRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-      const turns = await trx
-        .selectFrom(TURNS_TABLE)
-        .selectAll()
-        .where('task_id', '=', taskId)
-        .orderBy('id')
-        .execute();
-      const next = turns[0];
-      if (!next || next.instance !== null || turns.some((t) => t.instance !== null))
-        return undefined;
-      await trx
-        .updateTable(TURNS_TABLE)
-        .set({ instance: this.me })
-        .where('id', '=', next.id)
-        .execute();
-      return { ...next, instance: this.me } as TurnRow;
-    });
+    return this.rows.claim(taskId, this.me);
   }
 
   private async runClaimed(row: TurnRow): Promise<void> {
-    const fence: AlongsideWrite = async (db) =>
-      (await (db as Kysely<ClusterTables>)
-        .selectFrom(TURNS_TABLE)
-        .select('id')
-        .where('id', '=', row.id)
-        .where('instance', '=', this.me)
-        .executeTakeFirst()) !== undefined;
+    const fence: AlongsideWrite = (db) => this.rows.claimedBy(row.id, this.me, db);
     const turn = newTurn(row.task_id, row.turn_id, fence);
     // The caller's scope, as stored with the turn: the turn may not run where it was asked for.
     const context = ownerContext(row.owner, row.tenant);
@@ -476,23 +377,14 @@ export class ClusterTurns implements TurnScheduler {
     // An ending written from outside (cancel, shutdown, a takeover) removes the row in its own write.
     if (!endingFromOutside(turn)) {
       // A row left behind would name this instance for a turn it no longer runs.
-      await retryWhileUnreachable(
-        () => this.db.deleteFrom(TURNS_TABLE).where('id', '=', row.id).execute(),
-        { giveUp: () => this.closing },
-      );
+      await retryWhileUnreachable(() => this.rows.remove(row.id), {
+        giveUp: () => this.closing,
+      });
     }
   }
 
   private async stillMine(row: TurnRow): Promise<boolean> {
-    const found = await retryWhileUnreachable(() =>
-      this.db
-        .selectFrom(TURNS_TABLE)
-        .select('id')
-        .where('id', '=', row.id)
-        .where('instance', '=', this.me)
-        .executeTakeFirst(),
-    );
-    return found !== undefined;
+    return retryWhileUnreachable(() => this.rows.claimedBy(row.id, this.me));
   }
 
   /** A turn stopped because this instance was fenced out: ended here, or by the instance that took it over. */
@@ -527,13 +419,6 @@ export class ClusterTurns implements TurnScheduler {
       event: statusEvent(task, final),
       turnId: turn.turnId,
       final: true,
-    });
-  }
-
-  private inTaskTransaction(taskId: string, write: AlongsideWrite): Promise<unknown> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-      return write(trx);
     });
   }
 }

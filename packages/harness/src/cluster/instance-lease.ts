@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { isDatabaseUnreachable, type AnyKysely } from '../store/index.js';
 import { listenApplicationName, poolApplicationName } from './connection-names.js';
-import { LEASES_TABLE, TURNS_TABLE, type ClusterTables } from './tables.js';
+import { LEASES_TABLE, type ClusterTables } from './tables.js';
 
 /**
  * How long an instance's lease lasts when it is not renewed. Chosen to ride
@@ -111,19 +111,6 @@ export class InstanceLease {
 }
 
 /**
- * Instances that hold turns but no lease that is still running: expired, or
- * gone. Judged by the database's clock, so that clocks of the machines do not matter.
- */
-export async function instancesPastLease(db: AnyKysely, me: string): Promise<string[]> {
-  const { rows } = await sql<{ instance: string }>`
-    select distinct t.instance from ${sql.table(TURNS_TABLE)} t
-    where t.instance is not null and t.instance <> ${me}
-      and not exists (select 1 from ${sql.table(LEASES_TABLE)} l
-                      where l.instance = t.instance and l.expires_at >= now())`.execute(db);
-  return rows.map((row) => row.instance);
-}
-
-/**
  * Ends `instance`'s lease if it has still expired: true when its turns are
  * now for the others to end. A renewal that came meanwhile wins (the row is
  * locked by whichever statement comes first), and then this is false.
@@ -143,24 +130,6 @@ export async function takeOverLease(db: AnyKysely, instance: string): Promise<bo
     .where('instance', '=', instance)
     .executeTakeFirst();
   return alive === undefined;
-}
-
-/**
- * Deletes the leases that have expired and that no turn row names: those of
- * instances that died holding no turn, which no takeover would ever remove.
- * A lease still running is never touched, so no live instance is fenced out
- * by this; one whose lease lapsed is fenced out as a takeover would fence it
- * (its next renewal finds no row and it takes a lease again). Leases that
- * turns name are left for the takeover, which ends those turns first.
- * Returns the instances whose leases went.
- */
-export async function removeIdleExpiredLeases(db: AnyKysely): Promise<string[]> {
-  const { rows } = await sql<{ instance: string }>`
-    delete from ${sql.table(LEASES_TABLE)} l
-    where l.expires_at < now()
-      and not exists (select 1 from ${sql.table(TURNS_TABLE)} t where t.instance = l.instance)
-    returning l.instance`.execute(db);
-  return rows.map((row) => row.instance);
 }
 
 /**

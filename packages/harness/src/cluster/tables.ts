@@ -1,26 +1,9 @@
 import { sql } from 'kysely';
-import type { AnyKysely } from '../store/index.js';
 
-export const TURNS_TABLE = 'a2a_harness_turns';
+import { LEASES_TABLE, TURNS_TABLE, type AnyKysely, type TurnRow } from '../store/index.js';
+
+export { LEASES_TABLE, TURNS_TABLE, type TurnRow };
 export const EVENTS_TABLE = 'a2a_harness_events';
-/** Made by the harness's migrations (0005), like the tables every database has. */
-export const LEASES_TABLE = 'a2a_harness_instances';
-
-/**
- * A turn waiting or running, one row each, in arrival order (`id`). `instance`
- * is empty while the turn waits and names the process that runs it once
- * claimed; the row is deleted when the turn ends.
- */
-export interface TurnRow {
-  id: string;
-  task_id: string;
-  turn_id: string;
-  /** The caller it runs for, as the SDK's task table scopes tasks. */
-  owner: string;
-  tenant: string;
-  instance: string | null;
-  created_at: Date;
-}
 
 /** An event too large for a NOTIFY payload (8000 bytes): the notification carries its id. */
 export interface EventRow {

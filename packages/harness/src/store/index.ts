@@ -25,3 +25,11 @@ export type { ReplyNotifier } from './reply-notices.js';
 export { ownerContext, taskOwnerResolver, type Owner } from './owner.js';
 export { HistoryQuotaError, storedChars } from './history-quota.js';
 export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
+export {
+  LEASES_TABLE,
+  TURNS_TABLE,
+  type ClaimedTurn,
+  type TurnRow,
+  type TurnRows,
+} from './turn-rows.js';
+export { PostgresTurnRows } from './postgres/turn-rows.js';
