@@ -8,19 +8,23 @@
  * The changes: a new task with a command and its reply; commands on an
  * existing task (one that changes metadata, with JSON's special characters);
  * turns that start and end each way a model can end them (finished, model
- * error, stopped); a message queued behind a running turn; a cancel; a fork's
+ * error, stopped), and a turn the harness fails outside the model call (a
+ * stored message it cannot read); a message queued behind a running turn; a cancel; a fork's
  * copy; a sub-task's creation and its own turn. Then, on harness processes of
  * their own, a turn interrupted by kill -9 and ended by the restart's sweep.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { headers, rpc, SseReader, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { TURN_FAILED_NOTE } from '../src/turns/turn-endings.js';
 
 /**
  * Quotes, backslashes, a newline, a tab, non-ASCII, an astral character and a
@@ -71,8 +75,47 @@ async function untilTask(url: string, id: string, done: (task: any) => boolean):
 
 const lastText = (task: any) => textOf(task.history.at(-1));
 
+/** Sets a stored message's text as it is in the database, under the harness's feet; returns what it was. */
+type RewriteMessage = (messageId: string, text: string) => Promise<string>;
+
+const MESSAGES = 'a2a_harness_messages';
+
+function rewriteOn(kind: 'sqlite' | 'postgres'): RewriteMessage {
+  if (kind === 'sqlite') {
+    return async (messageId, text) => {
+      const file = path.join(harnesses.sqlite!.dataDir, 'tasks.db');
+      const db = new SqliteDatabase(file, { timeout: 10_000 });
+      try {
+        const { message } = db
+          .prepare(`select message from ${MESSAGES} where message_id = ?`)
+          .get(messageId) as { message: string };
+        db.prepare(`update ${MESSAGES} set message = ? where message_id = ?`).run(text, messageId);
+        return message;
+      } finally {
+        db.close();
+      }
+    };
+  }
+  return async (messageId, text) => {
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`select message from ${MESSAGES} where message_id = $1`, [
+        messageId,
+      ]);
+      await client.query(`update ${MESSAGES} set message = $1 where message_id = $2`, [
+        text,
+        messageId,
+      ]);
+      return rows[0].message as string;
+    } finally {
+      await client.end();
+    }
+  };
+}
+
 /** The same changes, in the same order, on one harness; returns the tasks it made. */
-async function runChanges(url: string): Promise<string[]> {
+async function runChanges(url: string, rewrite: RewriteMessage): Promise<string[]> {
   const send = async (text: string, taskId?: string, returnImmediately = false) => {
     const { body } = await rpc(url, 'SendMessage', {
       message: userText(text, taskId ? { taskId } : {}),
@@ -120,7 +163,19 @@ async function runChanges(url: string): Promise<string[]> {
   expect(body.error).toBeUndefined();
   fake.misbehave(undefined);
   await untilTask(url, canceled, (t) => t.status.state === 'TASK_STATE_CANCELED');
-  return [task, fork, spawned, canceled];
+  // A turn the harness fails outside the model call: a stored message of the task's
+  // history that it cannot read. The turn still ends, with the generic note.
+  const broken = await send('/help');
+  const commandId = broken.history[0].messageId as string;
+  const stored = await rewrite(commandId, 'not a message');
+  const modelCalls = fake.requests.length;
+  const failed = await send('read your history', broken.id);
+  await rewrite(commandId, stored);
+  expect(failed.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  expect(textOf(failed.status.message)).toBe(TURN_FAILED_NOTE);
+  // Failed before the model was asked: the harness's failure, not the model's.
+  expect(fake.requests.length).toBe(modelCalls);
+  return [task, fork, spawned, canceled, broken.id];
 }
 
 /** The first event SubscribeToTask sends for the task, or its error. */
@@ -174,7 +229,7 @@ describe('the same changes on SQLite and on PostgreSQL', () => {
     'every change runs on %s',
     async (kind) => {
       const url = harnesses[kind]!.url;
-      const tasks = await runChanges(url);
+      const tasks = await runChanges(url, rewriteOn(kind));
       seen[kind] = comparable(await observe(url, tasks));
     },
     60_000,
