@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
-import { buildWebChat, composerOf, launchChromium, runCommand } from './support.js';
+import { buildWebChat, composerOf, connectChromium, runCommand } from './support.js';
 
 let harness: TwoPrincipalHarness;
 let browser: Browser;
@@ -39,7 +39,7 @@ async function menuNames(page: Page): Promise<string[]> {
 beforeAll(async () => {
   const webUiDir = await buildWebChat();
   harness = await startTwoPrincipalHarness({ webUiDir });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {

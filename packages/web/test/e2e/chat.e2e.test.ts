@@ -20,7 +20,7 @@ import {
   buildWebChat,
   cards,
   composerOf,
-  launchChromium,
+  connectChromium,
   runCommand,
   WEB_ROOT,
 } from './support.js';
@@ -73,7 +73,7 @@ beforeAll(async () => {
     webUiDir,
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {

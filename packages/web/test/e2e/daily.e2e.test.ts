@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
+import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
 
 const counting = (n: number) => Array.from({ length: n }, (_, i) => `.${i + 1}`).join(' ');
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     config: { defaultModel: 'openai/fake-alpha' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { buildWebChat, composerOf, launchChromium } from './support.js';
+import { buildWebChat, composerOf, connectChromium } from './support.js';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -41,7 +41,7 @@ beforeAll(async () => {
         : `Short answer to "${lastUserText}".`,
   });
   harness = await start();
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {

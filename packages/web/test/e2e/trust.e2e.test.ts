@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
+import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
 
 /** `1 .2 .3 … .n`: every chunk is one number, so a tail is easy to tell from the whole. */
 const counting = (n: number) =>
@@ -43,7 +43,7 @@ beforeAll(async () => {
     config: { defaultModel: 'openai/gpt-fast' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {
