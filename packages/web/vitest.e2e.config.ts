@@ -14,6 +14,10 @@ export default defineProject({
     environment: 'node',
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/e2e/shared-chromium-setup.ts'],
+    // A worker keeps the modules it loaded for its next file: the harness,
+    // compiled from source, loads once a worker instead of once a file. Every
+    // file starts its own harness and contexts, so no test state carries over.
+    isolate: false,
     // Chromium, a harness and a model server, with other files running beside them.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -143,9 +143,12 @@ describe('a running answer', () => {
     // Opened once the sub-task has written a while: its answer so far is part of it (SEMANTICS §4).
     const subTaskId = (await link.getAttribute('href'))!.replace(/^#task=/, '');
     await expect
-      .poll(async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body), {
-        timeout: 15_000,
-      })
+      .poll(
+        async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body),
+        {
+          timeout: 15_000,
+        },
+      )
       .toContain('.10 ');
     await link.click();
     await expect
