@@ -233,8 +233,11 @@ describe('answers', () => {
     await finished(page, 'Short answer to "a question to edit, edited".');
 
     await page.getByRole('button', { name: 'Regenerate' }).click();
+    // A second answer from the model: as long as a turn takes, not vitest's default second.
     await expect
-      .poll(() => page.locator('.msg--agent:not([aria-busy])', { hasText: ', edited' }).count())
+      .poll(() => page.locator('.msg--agent:not([aria-busy])', { hasText: ', edited' }).count(), {
+        timeout: 30_000,
+      })
       .toBe(2);
     expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(1);
     await page.close();
