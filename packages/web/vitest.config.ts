@@ -1,11 +1,11 @@
 import react from '@vitejs/plugin-react';
+import { configDefaults, defineProject } from 'vitest/config';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineProject } from 'vitest/config';
 
 /**
- * Unit and component tests run in jsdom. The end-to-end tests (test/e2e) say
- * `@vitest-environment node`: they build the app, start a harness and drive
- * Chromium.
+ * Unit and component tests, in jsdom. The end-to-end files (test/e2e) are a
+ * project of their own, vitest.e2e.config.ts: its global setup starts
+ * Chromium, which the unit loop must never do.
  */
 export default defineProject({
   plugins: [react()],
@@ -15,8 +15,9 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['test/**/*.test.{ts,tsx}'],
+    exclude: [...configDefaults.exclude, 'test/e2e/**'],
     setupFiles: ['vitest.setup.ts'],
-    // Chromium and jsdom with other files running beside them.
+    // jsdom with other files running beside them.
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

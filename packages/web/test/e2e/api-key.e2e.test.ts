@@ -13,7 +13,7 @@ import {
   buildWebChat,
   cards,
   composerOf,
-  launchChromium,
+  connectChromium,
   runCommand,
 } from './support.js';
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
     webUiDir,
     apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/a2a/')) calls.push(request);

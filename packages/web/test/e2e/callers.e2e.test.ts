@@ -9,16 +9,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
-import { buildWebChat, composerOf, launchChromium, runCommand } from './support.js';
+import { buildWebChat, composerOf, connectChromium, runCommand } from './support.js';
 
 let harness: TwoPrincipalHarness;
 let browser: Browser;
 
-async function chatAs(key: string): Promise<Page> {
+/** `query` is added to `/ui`'s URL. */
+async function chatAs(key: string, query = ''): Promise<Page> {
   const page = await (
     await browser.newContext({ viewport: { width: 1280, height: 800 } })
   ).newPage();
-  await page.goto(`${harness.url}/ui`);
+  await page.goto(`${harness.url}/ui${query}`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Connect' }).click();
   await page.getByText('Connected to a2a-harness with an API key').waitFor();
@@ -39,7 +40,7 @@ async function menuNames(page: Page): Promise<string[]> {
 beforeAll(async () => {
   const webUiDir = await buildWebChat();
   harness = await startTwoPrincipalHarness({ webUiDir });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {
@@ -66,11 +67,9 @@ it('each principal sees their own commands; /deploy runs for one and is text for
 }, 120_000);
 
 it("a command file added later shows beside the caller's own", async () => {
-  const alice = await chatAs(harness.keys.alice);
+  // `?refresh=1`: the card is read again every second (12 s by default).
+  const alice = await chatAs(harness.keys.alice, '?refresh=1');
   harness.addCommand('notes', 'Notes');
-  // The chat reads the card again every 12 s.
-  await expect
-    .poll(() => menuNames(alice), { timeout: 40_000, interval: 2_000 })
-    .toContain('/notes');
+  await expect.poll(() => menuNames(alice), { timeout: 20_000 }).toContain('/notes');
   expect(await menuNames(alice)).toContain('/deploy');
 }, 120_000);

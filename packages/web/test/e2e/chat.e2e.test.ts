@@ -20,7 +20,7 @@ import {
   buildWebChat,
   cards,
   composerOf,
-  launchChromium,
+  connectChromium,
   runCommand,
   WEB_ROOT,
 } from './support.js';
@@ -73,7 +73,7 @@ beforeAll(async () => {
     webUiDir,
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {
@@ -90,8 +90,9 @@ describe('the web chat at /ui', () => {
     page = await newPage(DESKTOP, 'desktop');
     const response = await page.goto(`${harness.url}/ui`);
     expect(response?.status()).toBe(200);
-    await expect.poll(() => page.title()).toContain('a2a-harness');
+    // The title follows the card: wait for the page to show it (polling for 1 s failed on a busy machine).
     await page.getByRole('heading', { name: 'a2a-harness' }).waitFor();
+    await expect.poll(() => page.title()).toContain('a2a-harness');
     await page.getByText('Connected to a2a-harness').waitFor();
     expect(await composerOf(page).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
+import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
 
 const counting = (n: number) => Array.from({ length: n }, (_, i) => `.${i + 1}`).join(' ');
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
     config: { defaultModel: 'openai/fake-alpha' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {
@@ -233,8 +233,11 @@ describe('answers', () => {
     await finished(page, 'Short answer to "a question to edit, edited".');
 
     await page.getByRole('button', { name: 'Regenerate' }).click();
+    // A second answer from the model: as long as a turn takes, not vitest's default second.
     await expect
-      .poll(() => page.locator('.msg--agent:not([aria-busy])', { hasText: ', edited' }).count())
+      .poll(() => page.locator('.msg--agent:not([aria-busy])', { hasText: ', edited' }).count(), {
+        timeout: 30_000,
+      })
       .toBe(2);
     expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(1);
     await page.close();

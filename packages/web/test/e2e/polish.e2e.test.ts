@@ -18,7 +18,7 @@ import {
   buildWebChat,
   cards,
   composerOf,
-  launchChromium,
+  connectChromium,
   runCommand,
   WEB_ROOT,
 } from './support.js';
@@ -74,7 +74,7 @@ beforeAll(async () => {
     config: { defaultModel: 'openai/gpt-fast' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 /*
  * What the end-to-end files share: the build the harness serves at /ui (made
- * in a temporary folder, not in the working tree), Debian's Chromium, axe
- * scans, and the composer's commands.
+ * in a temporary folder, not in the working tree), the run's one Chromium,
+ * axe scans, and the composer's commands.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { CHROMIUM_ENDPOINT } from './shared-chromium.js';
 
 export const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** One per checkout, shared by the end-to-end files and kept between runs while it is up to date. */
@@ -34,8 +35,6 @@ const SOURCES = [
 const LOCK = path.join(os.tmpdir(), `a2a-web-build-${BUILD_ID}.lock`);
 /** A lock older than this was left by a run that died. */
 const STALE_LOCK_MS = 5 * 60_000;
-
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** The newest modification time under `file` (directories count: a deleted file changes them). */
 function newestChange(file: string): number {
@@ -98,20 +97,24 @@ export async function buildWebChat(): Promise<string> {
   return DIST;
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+/**
+ * The run's shared Chromium, connected for this file. A browser that is gone
+ * (crashed, or killed) fails the connect at once with a message naming it,
+ * rather than leaving the file waiting.
+ */
+export async function connectChromium(endpoint = inject(CHROMIUM_ENDPOINT)): Promise<Browser> {
+  if (!endpoint) {
+    throw new Error(
+      `No shared Chromium: run the end-to-end files in their project (packages/web/vitest.e2e.config.ts), whose global setup starts it`,
+    );
+  }
+  try {
+    return await chromium.connect(endpoint, { timeout: 30_000 });
+  } catch (error) {
+    throw new Error(`The run's shared Chromium at ${endpoint} did not answer: ${String(error)}`, {
+      cause: error,
+    });
+  }
 }
 
 /**

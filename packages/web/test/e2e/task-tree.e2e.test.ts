@@ -12,7 +12,7 @@ import {
   buildWebChat,
   cards,
   composerOf,
-  launchChromium,
+  connectChromium,
   runCommand,
 } from './support.js';
 
@@ -22,7 +22,7 @@ let browser: Browser;
 beforeAll(async () => {
   const webUiDir = await buildWebChat();
   harness = await startHarness({ webUiDir, config: { offline: { latencyMs: 5 } } });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {

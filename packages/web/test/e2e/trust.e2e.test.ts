@@ -9,13 +9,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, launchChromium } from './support.js';
+import { rpc } from 'a2a-testing/http';
+import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
 
 /** `1 .2 .3 … .n`: every chunk is one number, so a tail is easy to tell from the whole. */
 const counting = (n: number) =>
   Array.from({ length: n }, (_, i) => (i === 0 ? '1' : `.${i + 1}`)).join(' ');
-/** A reply long enough to scroll: many short paragraphs. */
-const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n');
+/**
+ * A reply long enough to scroll: many short paragraphs, of one word each
+ * because the model writes a word every 40 ms.
+ */
+const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph${i + 1}.`).join('\n\n');
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -43,7 +47,7 @@ beforeAll(async () => {
     config: { defaultModel: 'openai/gpt-fast' },
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
-  browser = await launchChromium();
+  browser = await connectChromium();
 }, 180_000);
 
 afterAll(async () => {
@@ -136,8 +140,16 @@ describe('a running answer', () => {
       .first()
       .getByRole('link', { name: /Open sub-task/ });
     await link.waitFor({ timeout: 15_000 });
-    // Let the sub-task write a while before opening it.
-    await page.waitForTimeout(1500);
+    // Opened once the sub-task has written a while: its answer so far is part of it (SEMANTICS §4).
+    const subTaskId = (await link.getAttribute('href'))!.replace(/^#task=/, '');
+    await expect
+      .poll(
+        async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toContain('.10 ');
     await link.click();
     await expect
       .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
@@ -182,11 +194,11 @@ describe('scrolling', () => {
   it('a chat opened after scrolling up in another one follows its new messages', async () => {
     const page = await openChat();
     await say(page, 'long one');
-    await finished(page, 'Paragraph 40.');
+    await finished(page, 'Paragraph40.');
     const first = page.url();
     await page.getByRole('button', { name: 'New chat' }).click();
     await say(page, 'long two');
-    await finished(page, 'Paragraph 40.');
+    await finished(page, 'Paragraph40.');
     const second = page.url();
     expect(second).not.toBe(first);
 
