@@ -39,11 +39,13 @@ const LONG_ANSWER = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+/** The main harness's keys, which a test revokes and gives back. */
+const keys = new ApiKeys(parseApiKeyList(KEYS));
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ models: ['gpt-test'], chunkDelayMs: 30 });
   harness = await startHarness({
-    apiKeys: new ApiKeys(parseApiKeyList(KEYS)),
+    apiKeys: keys,
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
     config: { defaultModel: 'openai/gpt-test', grpc: { port: 0 } },
   });
@@ -390,10 +392,8 @@ describe('the guards over gRPC', () => {
   });
 
   it('a stream opened with a key that is then revoked ends, and the key is refused from then on', async () => {
-    const keys = new ApiKeys(parseApiKeyList(KEYS));
-    const reloaded = await startHarness({ apiKeys: keys, config: { grpc: { port: 0 } } });
     try {
-      const client = await grpcClient(reloaded);
+      const client = await grpcClient(harness);
       const task = asTask(await client.sendMessage(send('/help'), as(BOB)));
       const open = client.resubscribeTask({ id: task.id, tenant: '' }, as(BOB));
       expect((await open.next()).value?.payload?.$case).toBe('task');
@@ -402,7 +402,7 @@ describe('the guards over gRPC', () => {
       const refused = await refusal(client.getTask({ id: task.id, tenant: '' }, as(BOB)));
       expect(refused.status).toBe(grpc.status.UNAUTHENTICATED);
     } finally {
-      await reloaded.stop();
+      keys.replaceWith(new ApiKeys(parseApiKeyList(KEYS)));
     }
   });
 
