@@ -78,10 +78,14 @@ function asTask(result: Message | Task): Task {
   return result as Task;
 }
 
+/** Echoed back, with the offline model's preamble: about 125 words, 1.25 s at 10 ms a word. */
+const LONG_PROMPT = `a long answer please: ${Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ')}`;
+
 let harness: TestHarness;
 beforeAll(async () => {
-  // Slow enough that a command can arrive while a turn is working.
-  harness = await startHarness({ config: { offline: { latencyMs: 40 } } });
+  // 10 ms a word: the long answer below runs long enough for a command to arrive while
+  // it is working; the other answers, a few dozen words, end soon.
+  harness = await startHarness({ config: { offline: { latencyMs: 10 } } });
 });
 afterAll(() => harness.stop());
 
@@ -150,7 +154,7 @@ describe.each<Binding>(['JSONRPC', 'HTTP+JSON'])('a 0.3 client on %s', (binding)
 
   it('a command on a working task is answered at once, and the turn stream carries its reply', async () => {
     const { client } = await connect(harness.url, binding);
-    const stream = client.sendMessageStream({ message: userMessage('a long answer please') });
+    const stream = client.sendMessageStream({ message: userMessage(LONG_PROMPT) });
     const first = await stream.next();
     const task = first.value as Task;
     expect(task.kind).toBe('task');

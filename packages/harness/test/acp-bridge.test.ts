@@ -2,7 +2,8 @@
  * `a2a-harness acp`, the ACP bridge, in front of a real harness: driven as an
  * editor drives it (a child process on stdio, from the ACP SDK's client
  * side). The offline model is slowed so that answers stream and can be
- * stopped or joined mid-answer.
+ * stopped mid-answer; the answer another editor joins is the fake OpenAI
+ * model's, held open until the editor has joined.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,10 +22,12 @@ import {
 } from 'a2a-testing/acp-bridge';
 import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const harnessDir = fileURLToPath(new URL('..', import.meta.url));
 
+let model: FakeOpenAI;
 let harness: TestHarness;
 let bridge: BridgeProcess;
 
@@ -36,14 +39,19 @@ const startHarnessBridge = () =>
   });
 
 beforeAll(async () => {
-  // 40 ms a word: a long answer takes seconds, time to stop or join it.
-  harness = await startHarness({ config: { offline: { latencyMs: 40 } } });
+  model = await startFakeOpenAI({ models: ['gpt-test'] });
+  // 40 ms a word: a long answer takes seconds, time to stop it.
+  harness = await startHarness({
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: model.baseUrl },
+    config: { offline: { latencyMs: 40 }, defaultModel: 'offline/echo' },
+  });
   bridge = await startHarnessBridge();
 });
 
 afterAll(async () => {
   await bridge?.close();
   await harness?.stop();
+  await model?.close();
 });
 
 /** Tests that start a second bridge from source, which is slow on a busy machine. */
@@ -51,8 +59,6 @@ const SECOND_BRIDGE_MS = 90_000;
 
 const words = (count: number) => Array.from({ length: count }, (_, i) => `word${i}`).join(' ');
 const LONG = words(80);
-/** About 9 s of answer: time to start another editor and join it. */
-const LONGER = words(200);
 
 const chunksOf = (updates: SessionUpdate[]) =>
   updates.filter((update) => update.sessionUpdate === 'agent_message_chunk');
@@ -206,10 +212,15 @@ describe('session/load', () => {
     async () => {
       const editor = await startHarnessBridge();
       const sessionId = await newSession(bridge);
+      await prompt(bridge, sessionId, '/model openai/gpt-test');
+      // The answer goes on, a word every 100 ms, until the editor has joined it.
+      model.setReply('the answer so far');
+      let joined!: () => void;
+      model.streamUntil(new Promise<void>((resolve) => (joined = resolve)));
       const from = bridge.notifications.length;
-      const pending = prompt(bridge, sessionId, LONGER);
+      const pending = prompt(bridge, sessionId, 'a long answer, please');
       await until(
-        () => chunksOf(updatesOf(bridge, sessionId, from)).length >= 5,
+        () => agentText(chunksOf(updatesOf(bridge, sessionId, from))).includes('so far'),
         'the answer to start',
       );
       const taskId = taskIdOf(bridge, sessionId)!;
@@ -220,16 +231,22 @@ describe('session/load', () => {
           mcpServers: [],
         });
         const atLoad = agentText(updatesOf(editor, taskId));
-        expect(atLoad).toContain('This is the offline model');
-        expect(atLoad).not.toContain('word199');
-        await pending;
-        const whole = agentText(chunksOf(updatesOf(bridge, sessionId, from)));
-        expect(whole).toContain('word199');
+        expect(atLoad).toContain('the answer so far');
+        // It joined mid-answer: the answer goes on in the editor after the load.
         await until(
-          () => agentText(updatesOf(editor, taskId)) === whole,
+          () => agentText(updatesOf(editor, taskId)).length > atLoad.length,
+          'the answer to go on after the load',
+        );
+        joined();
+        expect((await pending).stopReason).toBe('end_turn');
+        const whole = agentText(chunksOf(updatesOf(bridge, sessionId, from)));
+        expect(whole).toMatch(/^the answer so far( more)+$/);
+        await until(
+          () => agentText(updatesOf(editor, taskId)).endsWith(whole),
           'the joined answer to end',
         );
       } finally {
+        joined();
         await editor.close();
       }
     },

@@ -8,14 +8,28 @@ import { promisify } from 'node:util';
 import { checkAgent } from 'a2a-commands/check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const KEY = 'checker-key-0123456789abcdef';
 const bin = fileURLToPath(new URL('../../commands/src/check/bin.ts', import.meta.url));
 
+/** What the checker says in the turn it sends a command into. */
+const CHECKER_TURN_TEXT = 'a2a-commands check is testing you';
+/** Twenty-five words at 30 ms each: the turn is still running when the checker's command lands. */
+const LONG_ANSWER = Array.from({ length: 25 }, (_, i) => `word${i}`).join(' ');
+
+let fake: FakeOpenAI;
 let harness: TestHarness;
 beforeAll(async () => {
-  // A slow offline model, so that a command lands while the turn is still running.
+  // Only the turn the checker sends a command into needs to be slow; its other turns
+  // only need an answer, and get a short one.
+  fake = await startFakeOpenAI({
+    models: ['gpt-test'],
+    chunkDelayMs: 30,
+    reply: ({ lastUserText }) =>
+      lastUserText.includes(CHECKER_TURN_TEXT) ? LONG_ANSWER : 'a short answer',
+  });
   // A command for the checker only: its extended card lists it, the public card does not.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-check-'));
   mkdirSync(path.join(dataDir, 'commands'));
@@ -26,10 +40,14 @@ beforeAll(async () => {
   harness = await startHarness({
     dataDir,
     apiKeys: new ApiKeys(parseApiKeyList(`checker=${KEY}`)),
-    config: { offline: { latencyMs: 30 } },
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
+    config: { defaultModel: 'openai/gpt-test' },
   });
 });
-afterAll(() => harness.stop());
+afterAll(async () => {
+  await harness?.stop();
+  await fake?.close();
+});
 
 it('passes every check, on JSON-RPC and HTTP+JSON, the model checks, task_ref and completion included', async () => {
   const report = await checkAgent(harness.url, { apiKey: KEY });

@@ -32,16 +32,20 @@ import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
 const KEYS = `alice=${ALICE},bob=${BOB}`;
+/** What `a2a-commands check` says in the turn it sends a command into. */
+const CHECKER_TURN_TEXT = 'a2a-commands check is testing you';
 /** A long answer, a word every 30 ms: a turn that is still running when the test looks. */
 const LONG_ANSWER = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
+/** The main harness's keys, which a test revokes and gives back. */
+const keys = new ApiKeys(parseApiKeyList(KEYS));
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ models: ['gpt-test'], chunkDelayMs: 30 });
   harness = await startHarness({
-    apiKeys: new ApiKeys(parseApiKeyList(KEYS)),
+    apiKeys: keys,
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
     config: { defaultModel: 'openai/gpt-test', grpc: { port: 0 } },
   });
@@ -388,10 +392,8 @@ describe('the guards over gRPC', () => {
   });
 
   it('a stream opened with a key that is then revoked ends, and the key is refused from then on', async () => {
-    const keys = new ApiKeys(parseApiKeyList(KEYS));
-    const reloaded = await startHarness({ apiKeys: keys, config: { grpc: { port: 0 } } });
     try {
-      const client = await grpcClient(reloaded);
+      const client = await grpcClient(harness);
       const task = asTask(await client.sendMessage(send('/help'), as(BOB)));
       const open = client.resubscribeTask({ id: task.id, tenant: '' }, as(BOB));
       expect((await open.next()).value?.payload?.$case).toBe('task');
@@ -400,7 +402,7 @@ describe('the guards over gRPC', () => {
       const refused = await refusal(client.getTask({ id: task.id, tenant: '' }, as(BOB)));
       expect(refused.status).toBe(grpc.status.UNAUTHENTICATED);
     } finally {
-      await reloaded.stop();
+      keys.replaceWith(new ApiKeys(parseApiKeyList(KEYS)));
     }
   });
 
@@ -463,8 +465,12 @@ describe('the guards over gRPC', () => {
 
 describe('a2a-commands check', () => {
   it('covers the gRPC binding the card lists: every check passes there too', async () => {
-    // Answers long enough that the checks that send a command during a turn find it running.
-    fake.setReply(LONG_ANSWER.split(' ').slice(0, 25).join(' '));
+    // The turn the checker sends a command into answers long enough to be still running
+    // when the command lands; its other turns only need an answer, and get a short one.
+    const longAnswer = LONG_ANSWER.split(' ').slice(0, 25).join(' ');
+    fake.setReply(({ lastUserText }) =>
+      lastUserText.includes(CHECKER_TURN_TEXT) ? longAnswer : 'a short answer',
+    );
     // The gRPC port is another origin than the card's: the key goes there only when allowed.
     const report = await checkAgent(harness.url, { apiKey: ALICE, apiKeyAnyOrigin: true });
     expect(report.bindings).toEqual(['JSONRPC', 'HTTP+JSON', 'GRPC']);

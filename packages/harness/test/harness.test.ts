@@ -1,13 +1,33 @@
 /** The harness end to end over HTTP: card, commands, offline turns, streaming, queueing, cancel. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXT, rest, resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 let harness: TestHarness;
+/** A harness on the fake OpenAI model, for turns that must still be running when the test acts. */
+let held: TestHarness;
+let model: FakeOpenAI;
 beforeAll(async () => {
   harness = await startHarness({ config: { offline: { latencyMs: 5 } } });
+  model = await startFakeOpenAI({ models: ['gpt-test'] });
+  held = await startHarness({
+    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: model.baseUrl },
+    config: { defaultModel: 'openai/gpt-test' },
+  });
 });
-afterAll(() => harness.stop());
+afterAll(async () => {
+  await harness.stop();
+  await held?.stop();
+  await model?.close();
+});
+
+/** Answers begun from now stream until the returned function is called. */
+function holdAnswers(): () => void {
+  let release!: () => void;
+  model.streamUntil(new Promise<void>((resolve) => (release = resolve)));
+  return release;
+}
 
 const send = (text: string, ids: { taskId?: string; contextId?: string } = {}) =>
   rpc(harness.url, 'SendMessage', { message: userText(text, ids) });
@@ -126,49 +146,50 @@ describe('conversations', () => {
   });
 
   it('§4: a command during a turn is answered at once; the turn stream goes on and gets the reply', async () => {
-    const slow = await startHarness({ config: { offline: { latencyMs: 150 } } });
+    const task = (await rpc(held.url, 'SendMessage', { message: userText('hello') })).body.result
+      .task;
+    const release = holdAnswers();
     try {
-      const task = (await rpc(slow.url, 'SendMessage', { message: userText('hello') })).body.result
-        .task;
-      const { events } = await rpcStream(slow.url, 'SendStreamingMessage', {
+      const { events } = await rpcStream(held.url, 'SendStreamingMessage', {
         message: userText('a long answer please', { taskId: task.id }),
       });
       await events.next();
-      const { body } = await rpc(slow.url, 'SendMessage', {
+      const { body } = await rpc(held.url, 'SendMessage', {
         message: userText('/status', { taskId: task.id }),
       });
       expect(body.result.task.status.state).toBe('TASK_STATE_WORKING');
       expect(body.result.task.status.message.metadata).toEqual({ command: 'status' });
+      release();
       const all = (await events.rest()).map(resultOf);
       expect(all.some((e) => e.statusUpdate?.metadata?.command === 'status')).toBe(true);
       expect(all.at(-1).statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     } finally {
-      await slow.stop();
+      release();
     }
   });
 
   it('CancelTask aborts the model call in flight and cancels the task', async () => {
-    const slow = await startHarness({ config: { offline: { latencyMs: 200 } } });
+    const release = holdAnswers();
     try {
-      const { events } = await rpcStream(slow.url, 'SendStreamingMessage', {
+      const { events } = await rpcStream(held.url, 'SendStreamingMessage', {
         message: userText('take your time'),
       });
       const taskId = resultOf(await events.next()).task.id;
-      const { body } = await rpc(slow.url, 'CancelTask', { id: taskId });
+      const { body } = await rpc(held.url, 'CancelTask', { id: taskId });
       expect(body.result.status.state).toBe('TASK_STATE_CANCELED');
       const rest = (await events.rest()).map(resultOf);
       expect(rest.at(-1).statusUpdate.status.state).toBe('TASK_STATE_CANCELED');
       await new Promise((resolve) => setTimeout(resolve, 400));
-      const task = (await rpc(slow.url, 'GetTask', { id: taskId })).body.result;
+      const task = (await rpc(held.url, 'GetTask', { id: taskId })).body.result;
       expect(task.status.state).toBe('TASK_STATE_CANCELED');
       expect(task.history).toHaveLength(1);
       // §4: commands still run on the canceled task.
-      const status = await rpc(slow.url, 'SendMessage', {
+      const status = await rpc(held.url, 'SendMessage', {
         message: userText('/status', { taskId }),
       });
       expect(status.body.result.task.status.state).toBe('TASK_STATE_CANCELED');
     } finally {
-      await slow.stop();
+      release();
     }
   });
 

@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys } from '../src/serve/api-keys.js';
 import { INTERNAL_ERROR_MESSAGE } from '../src/serve/internal-errors.js';
 import { createLogger } from '../src/serve/logging.js';
@@ -64,13 +64,19 @@ function postHeaders(url: string, contentLength: number, extra = ''): string {
 }
 
 describe('item 14: connections held without authentication', () => {
-  it('a 401 ends the connection while the client still trickles its body', async () => {
-    harness = await startHarness({
+  // Keys, and the default body limit (1 MiB): the 401's body of 1,000,000 bytes is under it.
+  let keyed: TestHarness;
+  beforeAll(async () => {
+    keyed = await startHarness({
       apiKeys: new ApiKeys([{ principal: 'alice', key: KEY, source: 't' }]),
     });
-    const client = connect(harness.url);
+  });
+  afterAll(() => keyed?.stop());
+
+  it('a 401 ends the connection while the client still trickles its body', async () => {
+    const client = connect(keyed.url);
     await client.connected;
-    client.socket.write(postHeaders(harness.url, 1_000_000) + '{');
+    client.socket.write(postHeaders(keyed.url, 1_000_000) + '{');
     const stop = trickle(client.socket);
     try {
       expect(await closedWithin(client.closed, 5000)).toBe('closed');
@@ -83,10 +89,13 @@ describe('item 14: connections held without authentication', () => {
   });
 
   it('a 413 ends the connection while the client still trickles its body', async () => {
-    harness = await startHarness({ config: { limits: { bodyBytes: 1000 } } });
-    const client = connect(harness.url);
+    const client = connect(keyed.url);
     await client.connected;
-    client.socket.write(postHeaders(harness.url, 1_000_000) + '{');
+    // With the key: only the length, over the default limit, is refused.
+    const overLimit = keyed.harness.limits.bodyBytes + 1;
+    client.socket.write(
+      postHeaders(keyed.url, overLimit, `Authorization: Bearer ${KEY}\r\n`) + '{',
+    );
     const stop = trickle(client.socket);
     try {
       expect(await closedWithin(client.closed, 5000)).toBe('closed');
@@ -96,12 +105,21 @@ describe('item 14: connections held without authentication', () => {
     }
     expect(client.received()).toMatch(/^HTTP\/1\.1 413/);
   });
+});
+
+describe('item 14: slow requests are bounded', () => {
+  let slow: TestHarness;
+  beforeAll(async () => {
+    slow = await startHarness({
+      config: { limits: { headersTimeoutMs: 500, requestTimeoutMs: 1000 } },
+    });
+  });
+  afterAll(() => slow?.stop());
 
   it('headers that never finish are cut off after limits.headersTimeoutMs', async () => {
-    harness = await startHarness({ config: { limits: { headersTimeoutMs: 500 } } });
-    const client = connect(harness.url);
+    const client = connect(slow.url);
     await client.connected;
-    const { host } = new URL(harness.url);
+    const { host } = new URL(slow.url);
     client.socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n`);
     const stop = setInterval(() => client.socket.write('X-Slow: 1\r\n'), 200);
     try {
@@ -113,12 +131,9 @@ describe('item 14: connections held without authentication', () => {
   });
 
   it('a body that never finishes is cut off after limits.requestTimeoutMs', async () => {
-    harness = await startHarness({
-      config: { limits: { headersTimeoutMs: 500, requestTimeoutMs: 1000 } },
-    });
-    const client = connect(harness.url);
+    const client = connect(slow.url);
     await client.connected;
-    client.socket.write(postHeaders(harness.url, 100) + '{');
+    client.socket.write(postHeaders(slow.url, 100) + '{');
     const stop = trickle(client.socket);
     try {
       expect(await closedWithin(client.closed, 6000)).toBe('closed');
@@ -127,7 +142,9 @@ describe('item 14: connections held without authentication', () => {
       client.socket.destroy();
     }
   });
+});
 
+describe('item 14: too many connections', () => {
   it('connections past limits.maxConnections are dropped, and the server goes on', async () => {
     harness = await startHarness({ config: { limits: { maxConnections: 2 } } });
     const held = [connect(harness.url), connect(harness.url)];

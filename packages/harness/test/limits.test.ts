@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/limits.js';
 import { headers, rpc, userText, waitFor } from 'a2a-testing/http';
+import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 type Transport = 'JSON-RPC' | 'HTTP+JSON';
@@ -129,9 +130,8 @@ async function expectStillServing(baseUrl: string): Promise<void> {
   const help = await rpc(baseUrl, 'SendMessage', { message: userText('/help') });
   expect(help.body.result.task.status.message.metadata).toEqual({ command: 'help' });
   const hello = await rpc(baseUrl, 'SendMessage', { message: userText('hello after refusals') });
-  expect(hello.body.result.task.status.message.parts[0].text).toContain(
-    'You said: hello after refusals',
-  );
+  // The fake model's answer names the message it answers.
+  expect(hello.body.result.task.status.message.parts[0].text).toContain('"hello after refusals"');
 }
 
 /**
@@ -212,8 +212,28 @@ function paddedBody(bytes: number, wrap: (params: unknown) => unknown): string {
   return body;
 }
 
-/** A message whose offline-model turn streams 300 words: seconds, at 10 ms a word. */
-const LONG_TURN = 'wait '.repeat(300).trim();
+/**
+ * The model is the fake OpenAI server: it answers at once, and a turn that
+ * must still be running while messages queue behind it streams until the test
+ * lets it finish, however slow the machine.
+ */
+let model: FakeOpenAI;
+const ON_THE_FAKE_MODEL = {
+  env: { OPENAI_API_KEY: 'sk-test' },
+  defaultModel: 'openai/gpt-test',
+} as const;
+beforeAll(async () => {
+  model = await startFakeOpenAI({ models: ['gpt-test'] });
+});
+afterAll(() => model?.close());
+
+/** A new task whose turns stream until `release` is called. */
+async function heldTask(baseUrl: string): Promise<{ taskId: string; release: () => void }> {
+  const taskId = await newTask(baseUrl);
+  let release!: () => void;
+  model.streamUntil(new Promise<void>((resolve) => (release = resolve)));
+  return { taskId, release };
+}
 
 const asJsonRpc = (params: unknown) => ({ jsonrpc: '2.0', id: 7, method: 'SendMessage', params });
 const asRest = (params: unknown) => params;
@@ -222,7 +242,8 @@ describe('the default limits', () => {
   let harness: TestHarness;
   beforeAll(async () => {
     harness = await startHarness({
-      config: { offline: { latencyMs: 10 } },
+      env: { ...ON_THE_FAKE_MODEL.env, OPENAI_BASE_URL: model.baseUrl },
+      config: { defaultModel: ON_THE_FAKE_MODEL.defaultModel },
       dataDir: commandFiles({ 'at-limit': 64 * 1024, 'over-limit': 64 * 1024 + 1 }),
     });
   });
@@ -233,7 +254,7 @@ describe('the default limits', () => {
   });
 
   it('partsPerMessage: 64 parts are accepted, 65 refused', async () => {
-    // One-letter texts: the offline model's echo, and so the turn, stays short (a message
+    // One-letter texts: the model's reply, which repeats the message, stays short (a message
     // of empty texts only is refused: nothing for the model).
     const parts = (n: number) => Array.from({ length: n }, () => ({ text: 'x' }));
     await expectLimit(
@@ -268,13 +289,13 @@ describe('the default limits', () => {
   });
 
   it('queuedPerTask: 16 messages may wait behind a running turn, the 17th is refused', async () => {
-    const taskId = await newTask(harness.url);
+    const { taskId, release } = await heldTask(harness.url);
     const queue = (transport: Transport, text = 'wait for me') =>
       sendOn(harness.url, transport, 'send', {
         message: userText(text, { taskId }),
         configuration: { returnImmediately: true },
       });
-    expectAccepted(await queue('JSON-RPC', LONG_TURN)); // runs while the others queue
+    expectAccepted(await queue('JSON-RPC', 'a long answer')); // runs while the others queue
     for (let i = 0; i < 16; i++) expectAccepted(await queue(i % 2 ? 'JSON-RPC' : 'HTTP+JSON'));
     const before = userMessageIds(await historyOf(harness.url, taskId));
     expect(before).toHaveLength(17 + 1);
@@ -291,6 +312,7 @@ describe('the default limits', () => {
     }
     expect(userMessageIds(await historyOf(harness.url, taskId))).toEqual(before);
     await rpc(harness.url, 'CancelTask', { id: taskId });
+    release();
     await expectStillServing(harness.url);
   });
 
@@ -359,7 +381,7 @@ describe('configured limits', () => {
   beforeAll(async () => {
     harness = await startHarness({
       config: {
-        offline: { latencyMs: 10 },
+        defaultModel: ON_THE_FAKE_MODEL.defaultModel,
         limits: {
           bodyBytes: 4 * 1024 * 1024,
           partsPerMessage: 3,
@@ -369,6 +391,7 @@ describe('configured limits', () => {
           commandFileBytes: 200,
         },
       },
+      env: { ...ON_THE_FAKE_MODEL.env, OPENAI_BASE_URL: model.baseUrl },
       dataDir: commandFiles({ small: 200, big: 201 }),
     });
   });
@@ -397,16 +420,17 @@ describe('configured limits', () => {
   });
 
   it('queuedPerTask: one message may wait, the second is refused', async () => {
-    const taskId = await newTask(harness.url);
+    const { taskId, release } = await heldTask(harness.url);
     const queue = (text = 'wait') =>
       rpc(harness.url, 'SendMessage', {
         message: userText(text, { taskId }),
         configuration: { returnImmediately: true },
       });
-    expect((await queue(LONG_TURN)).body.error).toBeUndefined();
+    expect((await queue('a long answer')).body.error).toBeUndefined();
     expect((await queue()).body.error).toBeUndefined();
     expect((await queue()).body.error?.message).toContain('already has 1 messages waiting');
     await rpc(harness.url, 'CancelTask', { id: taskId });
+    release();
   });
 
   it('bodyBytes: a larger limit reads a 2 MB body, and refuses one over it', async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 /** Set by the global setup (harness-cli-setup.ts) for the test processes: the bundle's main file. */
@@ -93,6 +94,15 @@ export function bundledHarnessCli(): string {
     );
   }
   return provided;
+}
+
+/**
+ * The model stream worker of the global setup's bundle, when there is one: an
+ * in-process harness starts it instead of compiling the worker's sources again.
+ */
+export function bundledStreamWorker(): URL | undefined {
+  const main = process.env[HARNESS_CLI_ENV];
+  return main ? pathToFileURL(path.join(path.dirname(main), 'stream-worker.js')) : undefined;
 }
 
 let ownBundle: Promise<HarnessCliBundle> | undefined;

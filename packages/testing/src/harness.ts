@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { serve, type ApiKeys, type HarnessConfig, type RunningHarness } from 'a2a-harness';
+import { bundledStreamWorker } from './harness-cli.js';
 
 export interface TestHarness extends RunningHarness {
   dataDir: string;
@@ -41,6 +42,7 @@ export async function startHarness(
     metricsToken: options.metricsToken,
     webUiDir: options.webUiDir,
     env: options.env ?? {},
+    streamWorker: bundledStreamWorker(),
   });
   return { ...running, dataDir };
 }

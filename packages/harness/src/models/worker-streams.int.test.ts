@@ -1,3 +1,8 @@
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
@@ -173,5 +178,23 @@ describe('WorkerModelStreams', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await streams.close();
     expect(await answer).toBeInstanceOf(ModelError);
+  });
+
+  it('starts the built worker it is given instead of the sources', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-built-worker-'));
+    const built = path.join(dir, 'stream-worker.js');
+    writeFileSync(
+      built,
+      "import { parentPort, workerData } from 'node:worker_threads';\n" +
+        "parentPort.postMessage({ ran: 'built', workerData });\n",
+    );
+    const setup = { config: {}, env: { MARK: 'given' } };
+    const worker = spawnStreamWorker(setup, pathToFileURL(built));
+    try {
+      const [message] = (await once(worker, 'message')) as [unknown];
+      expect(message).toEqual({ ran: 'built', workerData: setup });
+    } finally {
+      await worker.terminate();
+    }
   });
 });

@@ -22,6 +22,7 @@ import { bothRelays, createPushNotifications, withPushNotifications } from '../p
 import {
   createModelCatalog,
   InLoopModelStreams,
+  spawnStreamWorker,
   WorkerModelStreams,
   type ModelCatalog,
   type ModelStreams,
@@ -59,6 +60,11 @@ export interface HarnessOptions {
   cwd?: string;
   /** For tests: how models are fetched. */
   fetch?: typeof fetch;
+  /**
+   * For tests that run the harness from its sources: the model stream worker
+   * already built from them, started instead of compiling them again per harness.
+   */
+  streamWorker?: URL;
   /** When given, every call but the card needs one of these keys, and tasks belong to their principal. */
   apiKeys?: ApiKeys;
   /** Where commands, turns and writes are counted and timed; nowhere when absent. */
@@ -316,8 +322,9 @@ function modelStreams(
 ): ModelStreams {
   if (!onWorker || options.fetch) return new InLoopModelStreams(catalog);
   const { offline, providers } = options.config;
-  return new WorkerModelStreams(catalog, {
-    config: { offline, providers },
-    env: { ...(options.env ?? process.env) },
-  });
+  return new WorkerModelStreams(
+    catalog,
+    { config: { offline, providers }, env: { ...(options.env ?? process.env) } },
+    (setup) => spawnStreamWorker(setup, options.streamWorker),
+  );
 }

@@ -38,6 +38,8 @@ export interface ServeOptions {
   grpcPort?: number;
   /** The web chat's build served at `/ui`; the installed `a2a-web-chat`'s by default. */
   webUiDir?: string;
+  /** For tests that run the sources: the model stream worker built from them (see `createHarness`). */
+  streamWorker?: URL;
 }
 
 export interface RunningHarness {
