@@ -31,9 +31,14 @@ export interface ProcessStore {
    * file is in the `--data` folder, and `--database-url` on PostgreSQL.
    */
   flags: string[];
+  /** On PostgreSQL, the database's URL, for the test's own connections; none on SQLite. */
+  databaseUrl?: string;
   /** Drops the database of its own, when it has one; nothing otherwise. */
   drop(): Promise<void>;
 }
+
+/** A process store on PostgreSQL, whose URL is known. */
+export type PostgresProcessStore = ProcessStore & { databaseUrl: string };
 
 export interface ProcessStoreOptions {
   /**
@@ -47,18 +52,26 @@ export interface ProcessStoreOptions {
 
 /** The store of `kind` for a harness process: the flags to start it with, and the clean-up. */
 export async function processStore(
+  kind: 'postgres',
+  options?: ProcessStoreOptions,
+): Promise<PostgresProcessStore>;
+export async function processStore(
+  kind: StoreKind,
+  options?: ProcessStoreOptions,
+): Promise<ProcessStore>;
+export async function processStore(
   kind: StoreKind,
   options: ProcessStoreOptions = {},
 ): Promise<ProcessStore> {
   if (kind === 'sqlite') return { kind, flags: [], drop: async () => undefined };
-  if (options.ownDatabase === undefined) {
-    return { kind, flags: databaseFlags(testDatabaseUrl(kind)), drop: async () => undefined };
-  }
-  const database = await freshPostgresDatabase(options.ownDatabase);
-  return { kind, flags: databaseFlags(database.url), drop: database.drop };
-}
-
-/** The flags of `a2a-harness serve` for the database at `url`. */
-export function databaseFlags(url: string): string[] {
-  return ['--database-url', url];
+  const database =
+    options.ownDatabase === undefined
+      ? { url: testDatabaseUrl(kind), drop: async () => undefined }
+      : await freshPostgresDatabase(options.ownDatabase);
+  return {
+    kind,
+    flags: ['--database-url', database.url],
+    databaseUrl: database.url,
+    drop: database.drop,
+  };
 }
