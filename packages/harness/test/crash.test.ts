@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { historyProblems, messageIndex, textOf, type WireMessage } from 'a2a-testing/history-audit';
 import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
-import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
+import { processStore, storeKinds } from 'a2a-testing/stores';
 
 const TASKS = 10;
 const COMMANDS = 100;
@@ -22,10 +22,12 @@ const SEND_GAP_MS = 3;
 const TURN_TEXT = 'a question that takes a while';
 /**
  * A crashed instance's turns end once its lease lapses: the product's 10 s would
- * be waited out in each PostgreSQL case. Only one instance is alive at a time
- * here, so nothing else can take its turns while a busy machine delays a renewal.
+ * be waited out in each PostgreSQL case. The least the config takes is safe
+ * here: the database is the test's own and only one instance is alive at a
+ * time, so nothing can take a live instance's turns while a busy machine
+ * delays a renewal.
  */
-const LEASE_MS = 4000;
+const LEASE_MS = 1000;
 
 type CommandName = 'title' | 'system' | 'spawn';
 
@@ -79,8 +81,8 @@ describe.each(storeKinds)('on %s', (kind) => {
       offline: { latencyMs: 100 },
       cluster: { leaseMs: LEASE_MS },
     });
-    const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
-    const args = ['--data', dataDir, '--config', config, ...databaseArgs];
+    const store = await processStore(kind, { ownDatabase: 'a2a_crash' });
+    const args = ['--data', dataDir, '--config', config, ...store.flags];
     const contextId = crypto.randomUUID();
 
     const first = await spawnHarness(args);
@@ -207,6 +209,7 @@ describe.each(storeKinds)('on %s', (kind) => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+      await store.drop();
     }
   }, 120_000);
 });

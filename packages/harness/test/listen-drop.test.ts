@@ -11,20 +11,20 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenApplicationName } from '../src/cluster/connection-names.js';
 import { INTERRUPTED_BY_RESTART } from '../src/turns/turn-endings.js';
-import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { processStore, type PostgresProcessStore } from 'a2a-testing/stores';
 
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
 
-let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let store: PostgresProcessStore | undefined;
 let instances: HarnessProcess[] = [];
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase('a2a_listen_drop');
+  store = await processStore('postgres', { ownDatabase: 'a2a_listen_drop' });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-listen-drop-'));
   const config = writeConfig(dataDir, { offline: { latencyMs: 50 } });
-  const args = ['--data', dataDir, '--config', config, '--database-url', database.url];
+  const args = ['--data', dataDir, '--config', config, ...store.flags];
   instances = await Promise.all([spawnHarness(args), spawnHarness(args)]);
 }, 120_000);
 
@@ -35,7 +35,7 @@ afterAll(async () => {
       await instance.exited;
     }),
   );
-  await database?.drop();
+  await store?.drop();
 }, 60_000);
 
 /** Ends `instanceId`'s LISTEN connection, if it has one now; true when it had. */
@@ -60,7 +60,7 @@ describe('a dropped LISTEN connection', () => {
     expect(resultOf(await events.next()).statusUpdate.status.state).toBe('TASK_STATE_WORKING');
 
     // Down for 4.5 s, longer than its reconnect backoff: each reconnect is ended at once.
-    const admin = new pg.Client({ connectionString: database.url });
+    const admin = new pg.Client({ connectionString: store!.databaseUrl });
     await admin.connect();
     try {
       expect(await dropListenConnection(admin, instanceId)).toBe(true);

@@ -14,19 +14,22 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_BY_RESTART } from '../src/turns/turn-endings.js';
 import { QUEUED_AT_STOP } from '../src/turns/turn-lifecycle.js';
-import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { processStore, type StoreKind } from 'a2a-testing/stores';
 
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
 const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i}`).join(' ');
 const answerTo = (text: string) => expect.stringContaining(`You said: ${text}`);
 /**
  * The queued messages of a killed instance run elsewhere once its lease lapses:
- * the product's 10 s would be waited out in each PostgreSQL case. Renewed every
- * third of it, the lease of a live instance outlasts two delayed renewals.
+ * the product's 10 s would be waited out in each PostgreSQL case. With two
+ * instances alive, renewed every third of it, the lease of a live instance
+ * outlasts two delayed renewals. With one alive at a time on a database of
+ * its own, nobody can take a live instance's turns, and the least the config
+ * takes is enough.
  */
-const LEASE_MS = 4000;
+const LEASE_MS = { twoAlive: 4000, oneAlive: 1000 };
 
 const started: HarnessProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -54,19 +57,24 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   ]);
 }
 
-/** Where the harness keeps its data, and on PostgreSQL a database of its own. */
-async function dataArgs(database?: 'postgres'): Promise<string[]> {
+/**
+ * The arguments of the instance to crash, whose slow words keep its turn
+ * running, and of the instance that carries on, which answers at once. They
+ * share the data folder and, on PostgreSQL, a database of its own: a
+ * restarted instance recovers every task it finds.
+ */
+async function dataArgs(kind: StoreKind, leaseMs = LEASE_MS.oneAlive) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-queued-crash-'));
-  const config = writeConfig(dataDir, {
-    offline: { latencyMs: 50 },
-    cluster: { leaseMs: LEASE_MS },
-  });
-  const args = ['--data', dataDir, '--config', config];
-  if (database !== 'postgres') return args;
-  // Its own database: a restarted instance recovers every task it finds.
-  const db = await freshPostgresDatabase('queued_crash');
-  cleanups.push(db.drop);
-  return [...args, '--database-url', db.url];
+  const store = await processStore(kind, { ownDatabase: 'queued_crash' });
+  cleanups.push(store.drop);
+  const configFile = (config: unknown) =>
+    writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-queued-crash-config-')), config);
+  const on = ['--data', dataDir, ...store.flags];
+  const cluster = { leaseMs };
+  return {
+    crashing: [...on, '--config', configFile({ offline: { latencyMs: 50 }, cluster })],
+    carryingOn: [...on, '--config', configFile({ offline: { latencyMs: 1 }, cluster })],
+  };
 }
 
 /**
@@ -112,9 +120,9 @@ async function streamedRetry(url: string, message: object): Promise<string> {
 
 describe('on SQLite', () => {
   it('after kill -9 and a restart, the running and both queued messages each have their own outcome; retries get it and never hang', async () => {
-    const args = await dataArgs();
-    const { taskId, messages } = await crashWithQueued(await spawn(args));
-    const harness = await spawn(args);
+    const args = await dataArgs('sqlite');
+    const { taskId, messages } = await crashWithQueued(await spawn(args.crashing));
+    const harness = await spawn(args.carryingOn);
 
     const task = (await rpc(harness.url, 'GetTask', { id: taskId })).body.result;
     expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
@@ -131,8 +139,8 @@ describe('on SQLite', () => {
 describe('on PostgreSQL', () => {
   it('after kill -9 and a restart, the running message is interrupted and both queued ones run; retries sent at once get their own outcome and never hang', async () => {
     const args = await dataArgs('postgres');
-    const { taskId, messages } = await crashWithQueued(await spawn(args));
-    const harness = await spawn(args);
+    const { taskId, messages } = await crashWithQueued(await spawn(args.crashing));
+    const harness = await spawn(args.carryingOn);
 
     // Sent the moment the instance is back, while the queued turns wait or run.
     const early = streamedRetry(harness.url, messages[1]!);
@@ -155,9 +163,9 @@ describe('on PostgreSQL', () => {
   }, 120_000);
 
   it('after kill -9 of one of two instances, the other runs the queued messages; retries sent to it at once get their own outcome', async () => {
-    const args = await dataArgs('postgres');
-    const survivor = await spawn(args);
-    const { taskId, messages } = await crashWithQueued(await spawn(args));
+    const args = await dataArgs('postgres', LEASE_MS.twoAlive);
+    const survivor = await spawn(args.carryingOn);
+    const { taskId, messages } = await crashWithQueued(await spawn(args.crashing));
 
     // Before the survivor has found the dead instance: the retries wait for it, bounded.
     const { retried, fresh } = await retryAll(survivor.url, taskId, messages);

@@ -24,6 +24,7 @@ import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { headers, rpc, SseReader, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { processStore } from 'a2a-testing/stores';
 import { TURN_FAILED_NOTE } from '../src/turns/turn-endings.js';
 
 /**
@@ -248,11 +249,10 @@ async function harnessProcesses(kind: 'sqlite' | 'postgres') {
     defaultModel: 'openai/gpt-test',
     turns: { firstByteMs: 30_000 },
   });
-  const database = kind === 'postgres' ? await freshPostgresDatabase('a2a_suite_crash') : undefined;
-  const args = ['--data', dataDir, '--config', config];
-  if (database) args.push('--database-url', database.url);
+  const store = await processStore(kind, { ownDatabase: 'a2a_suite_crash' });
+  const args = ['--data', dataDir, '--config', config, ...store.flags];
   const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl };
-  return { start: () => spawnHarness(args, env), drop: () => database?.drop() };
+  return { start: () => spawnHarness(args, env), drop: store.drop };
 }
 
 describe('a turn kill -9 cut short, ended by the restart, on SQLite and on PostgreSQL', () => {

@@ -5,29 +5,35 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
-import { spawnHarness, writeConfig } from 'a2a-testing/process';
-import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
+import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { processStore, storeKinds } from 'a2a-testing/stores';
 
 /**
- * A crashed instance's turns end once its lease lapses: the product's 10 s would
- * be waited out in each PostgreSQL case. Only one instance is alive at a time
- * here, so nothing else can take its turns while a busy machine delays a renewal.
+ * A crashed instance's turns end once its lease lapses, which the restarted
+ * instance waits out: the product's 10 s would be waited out in each
+ * PostgreSQL case. The least the config takes is safe here: the database is
+ * the test's own and only one instance is alive at a time, so nothing can take
+ * a live instance's turns while a busy machine delays a renewal.
  */
-const LEASE_MS = 4000;
+const LEASE_MS = 1000;
+
+/** A config file of its own folder: instances on one data folder may each have theirs. */
+const configFile = (config: unknown) =>
+  writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-config-')), config);
 
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 mid-turn, then restart: tasks, history, model and title are kept; the turn ends with a note', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
-    const config = writeConfig(dataDir, {
-      offline: { latencyMs: 300 },
-      cluster: { leaseMs: LEASE_MS },
-    });
-    const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
-    const args = ['--data', dataDir, '--config', config, ...databaseArgs];
+    const store = await processStore(kind, { ownDatabase: 'a2a_restart' });
+    const on = ['--data', dataDir, ...store.flags];
+    // Slow words keep the turn running when the kill comes; the restarted
+    // instance answers at once, as the task going on needs no more.
+    const slow = configFile({ offline: { latencyMs: 300 }, cluster: { leaseMs: LEASE_MS } });
+    const quick = configFile({ offline: { latencyMs: 1 } });
 
-    const first = await spawnHarness(args);
+    const first = await spawnHarness([...on, '--config', slow]);
     const send = (url: string, text: string, taskId?: string) =>
       rpc(url, 'SendMessage', { message: userText(text, taskId ? { taskId } : {}) });
     const created = (await send(first.url, '/title Crash test')).body.result.task;
@@ -42,7 +48,7 @@ describe.each(storeKinds)('on %s', (kind) => {
     first.child.kill('SIGKILL');
     expect(await first.exited).toBeNull();
 
-    const second = await spawnHarness(args);
+    const second = await spawnHarness([...on, '--config', quick]);
     try {
       // Said once the turn is ended: at start-up, or on PostgreSQL by a later sweep
       // when the database had not yet seen the first instance go. Log lines reach
@@ -71,6 +77,7 @@ describe.each(storeKinds)('on %s', (kind) => {
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+      await store.drop();
     }
   });
 });
@@ -103,16 +110,30 @@ it('SIGTERM stops accepting, ends the turn in flight with a note, closes the dat
   }
 });
 
-it('every log line written while a request is handled carries its request id', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
-  const running = await spawnHarness(['--data', dataDir, '--log-level', 'debug']);
-  try {
-    const response = await fetch(`${running.url}/a2a/jsonrpc`, {
+describe('request ids in log lines', () => {
+  // One process for both: debug lines, and a model that fails at once (nothing
+  // listens on port 1) for the line a turn logs.
+  let running: HarnessProcess;
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
+    const config = writeConfig(dataDir, {
+      providers: [{ name: 'nowhere', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }],
+      defaultModel: 'nowhere/m',
+    });
+    running = await spawnHarness(['--data', dataDir, '--config', config, '--log-level', 'debug']);
+  });
+  afterAll(async () => {
+    running.child.kill('SIGTERM');
+    await running.exited;
+  });
+
+  const sendWithId = (requestId: string) =>
+    fetch(`${running.url}/a2a/jsonrpc`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         'A2A-Version': '1.0',
-        'X-Request-Id': 'trace-42',
+        'X-Request-Id': requestId,
       },
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -121,6 +142,9 @@ it('every log line written while a request is handled carries its request id', a
         params: { message: userText('hi') },
       }),
     });
+
+  it('every log line written while a request is handled carries its request id', async () => {
+    const response = await sendWithId('trace-42');
     expect(response.headers.get('x-request-id')).toBe('trace-42');
     await response.json();
     const completed = await running.logLine(
@@ -130,40 +154,14 @@ it('every log line written while a request is handled carries its request id', a
       req: { method: 'POST', url: '/a2a/jsonrpc' },
       res: { statusCode: 200 },
     });
-  } finally {
-    running.child.kill('SIGTERM');
-    await running.exited;
-  }
-});
-
-it("a line logged by the turn a request started (a failed model call) carries that request's id", async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
-  // Nothing listens on port 1: the model call fails at once.
-  const config = writeConfig(dataDir, {
-    providers: [{ name: 'nowhere', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }],
-    defaultModel: 'nowhere/m',
   });
-  const running = await spawnHarness(['--data', dataDir, '--config', config]);
-  try {
-    const response = await fetch(`${running.url}/a2a/jsonrpc`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'A2A-Version': '1.0',
-        'X-Request-Id': 'trace-turn-7',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'SendMessage',
-        params: { message: userText('hi') },
-      }),
-    });
-    await response.json();
-    const failed = await running.logLine((l) => l.msg === 'model turn failed');
+
+  it("a line logged by the turn a request started (a failed model call) carries that request's id", async () => {
+    const { result } = await (await sendWithId('trace-turn-7')).json();
+    const taskId = result.task.id as string;
+    const failed = await running.logLine(
+      (l) => l.msg === 'model turn failed' && l.taskId === taskId,
+    );
     expect(failed).toMatchObject({ requestId: 'trace-turn-7', modelId: 'nowhere/m' });
-  } finally {
-    running.child.kill('SIGTERM');
-    await running.exited;
-  }
+  });
 });

@@ -8,7 +8,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresDatabase } from 'a2a-testing/databases';
 import {
   rawGet,
   resultOf,
@@ -19,12 +18,13 @@ import {
   type SseReader,
 } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
+import { processStore, type ProcessStore } from 'a2a-testing/stores';
 
 /** The offline model waits this long before each word it streams. */
 const WORD_LATENCY_MS = 20;
 const PUBLIC_URL = 'http://agents.example.test';
 
-let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+let store: ProcessStore | undefined;
 let dataDir: string;
 let instances: HarnessProcess[] = [];
 const alive = () =>
@@ -74,7 +74,7 @@ async function getTask(taskId: string) {
 }
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase('a2a_scale');
+  store = await processStore('postgres', { ownDatabase: 'a2a_scale' });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-scale-'));
   const config = writeConfig(dataDir, { offline: { latencyMs: WORD_LATENCY_MS } });
   // One data directory, so one command directory: as a shared volume would be.
@@ -83,8 +83,7 @@ beforeAll(async () => {
     dataDir,
     '--config',
     config,
-    '--database-url',
-    database.url,
+    ...store.flags,
     '--public-url',
     PUBLIC_URL,
     '--log-level',
@@ -100,7 +99,7 @@ afterAll(async () => {
       await instance.exited;
     }),
   );
-  await database?.drop();
+  await store?.drop();
 }, 60_000);
 
 describe('three instances on one PostgreSQL, called round-robin', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
-import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
+import { processStore, storeKinds } from 'a2a-testing/stores';
 
 /** The text an event of the stream adds to the answer: its artifact chunk's. */
 function answerText(result: any): string {
@@ -22,8 +22,8 @@ describe.each(storeKinds)('on %s', (kind) => {
   it('SIGTERM mid-answer: after the restart GetTask has the answer so far, marked stopped, then the note', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-term-answer-'));
     const config = writeConfig(dataDir, { offline: { latencyMs: 150 } });
-    const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
-    const args = ['--data', dataDir, '--config', config, ...databaseArgs];
+    const store = await processStore(kind);
+    const args = ['--data', dataDir, '--config', config, ...store.flags];
     const running = await spawnHarness(args);
     const { events } = await rpcStream(running.url, 'SendStreamingMessage', {
       message: userText('tell me everything about the tides, please'),

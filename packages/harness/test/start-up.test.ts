@@ -12,7 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rpc, userText } from 'a2a-testing/http';
 import { spawnHarness } from 'a2a-testing/process';
-import { storeKinds, testDatabaseUrl } from 'a2a-testing/stores';
+import { processStore, storeKinds } from 'a2a-testing/stores';
 
 /** Longer than any answer a started harness gives to one command: a request this slow hangs. */
 const HANG_MS = 10_000;
@@ -73,7 +73,7 @@ describe.each(storeKinds)('on %s', (kind) => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-start-'));
-    const databaseArgs = kind === 'postgres' ? ['--database-url', testDatabaseUrl('postgres')] : [];
+    const store = await processStore(kind);
     // Hammered from the moment it is spawned, by several clients at once.
     const outcomes: Outcome[] = [];
     let started = false;
@@ -83,7 +83,7 @@ describe.each(storeKinds)('on %s', (kind) => {
         if (outcomes.at(-1)!.refused) await new Promise((resolve) => setTimeout(resolve, 5));
       }
     };
-    const spawned = spawnHarness(['--port', String(port), '--data', dataDir, ...databaseArgs]);
+    const spawned = spawnHarness(['--port', String(port), '--data', dataDir, ...store.flags]);
     const clients = [
       ...Array.from({ length: 4 }, () => hammer('/a2a/jsonrpc')),
       hammer('/healthz'),
