@@ -32,11 +32,8 @@ export const binPath = (runDir: string, bin: TestBin): string =>
   path.join(binsDir(runDir), `${bin}.js`);
 
 /**
- * Bundles every bin and the workspace packages they import (read as
- * TypeScript through the `a2a-source` condition) into `runDir`'s bins folder,
- * in one build whose shared code lands in shared chunks. Packages from
- * node_modules stay outside the bundle, imported by their resolved paths, so
- * native modules and workers load as they do installed.
+ * Bundles every bin into `runDir`'s bins folder, in one build whose shared
+ * code lands in shared chunks.
  */
 export async function buildTestBins(runDir: string): Promise<void> {
   const outdir = binsDir(runDir);
@@ -47,19 +44,7 @@ export async function buildTestBins(runDir: string): Promise<void> {
     ]),
   );
   try {
-    await esbuild.build({
-      entryPoints,
-      outdir,
-      bundle: true,
-      // Commands load what only they need with import(): chunks keep that lazy.
-      splitting: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      conditions: ['a2a-source'],
-      plugins: [nodeModulesByPath],
-      logLevel: 'silent',
-    });
+    await bundleForNode(entryPoints, outdir);
   } catch (error) {
     throw new Error(`could not bundle the bins for the tests: ${String(error)}`, { cause: error });
   }
@@ -67,6 +52,32 @@ export async function buildTestBins(runDir: string): Promise<void> {
   // driver for its worker) looks in node_modules beside itself.
   const nodeModules = path.resolve(workspacePackageDir('a2a-harness'), '../../node_modules');
   symlinkSync(nodeModules, path.join(outdir, 'node_modules'), 'dir');
+}
+
+/**
+ * Bundles TypeScript entries (output name to source file) for plain `node`,
+ * with the workspace packages they import read as TypeScript through the
+ * `a2a-source` condition. Packages from node_modules stay outside the bundle,
+ * imported by their resolved paths, so native modules and workers load as
+ * they do installed.
+ */
+export async function bundleForNode(
+  entryPoints: Record<string, string>,
+  outdir: string,
+): Promise<void> {
+  await esbuild.build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    // Code loaded with import() stays lazy in chunks of its own.
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['a2a-source'],
+    plugins: [nodeModulesByPath],
+    logLevel: 'silent',
+  });
 }
 
 /** The main file of `bin` in this run's bundle, built by the global setup (test-run-setup.ts). */
