@@ -12,7 +12,7 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Those start processes: vitest.integration.config.ts runs them.
     exclude: ['**/node_modules/**', '**/*.int.test.ts'],
-    // The end-to-end tests start the bridge as a child process, from source.
+    // Other files run beside these on a busy 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -9,6 +9,7 @@ export default defineProject({
   ssr: { resolve: { conditions: ['a2a-source'] } },
   test: {
     name: 'integration:commands',
+    // As in the unit project: files share a worker's modules.
     isolate: false,
     include: ['test/**/*.int.test.ts'],
     globalSetup: ['../testing/src/test-run-setup.ts'],
