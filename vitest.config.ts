@@ -10,13 +10,7 @@ export default defineConfig({
   resolve: { conditions: ['a2a-source'] },
   ssr: { resolve: { conditions: ['a2a-source'] } },
   test: {
-    projects: [
-      'packages/*',
-      'packages/harness/vitest.*.config.ts',
-      'packages/web/vitest.*.config.ts',
-      'bench',
-      'lint',
-    ],
+    projects: ['packages/*', 'packages/*/vitest.*.config.ts', 'bench', 'lint'],
     // Most files wait on servers, child processes and timers rather than the
     // CPU, so more files than cores run at once; vitest's default on a
     // 2-core machine is one at a time.

@@ -13,7 +13,7 @@ export default defineProject({
     exclude: ['**/node_modules/**', 'results/**'],
     sequence: { groupOrder: 1 },
     // The soak starts the harness CLI: bundled once for the run.
-    globalSetup: ['../packages/testing/src/harness-cli-setup.ts'],
+    globalSetup: ['../packages/testing/src/test-run-setup.ts'],
     testTimeout: 180_000,
   },
 });

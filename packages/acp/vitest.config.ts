@@ -10,7 +10,9 @@ export default defineProject({
     // state another file reads. Not for terminal-chat or web, whose files do.
     isolate: false,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The end-to-end tests start the bridge as a child process, from source.
+    // Those start processes: vitest.integration.config.ts runs them.
+    exclude: ['**/node_modules/**', '**/*.int.test.ts'],
+    // Other files run beside these on a busy 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -10,6 +10,8 @@ export default defineProject({
     // state another file reads. Not for terminal-chat or web, whose files do.
     isolate: false,
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Those start processes: vitest.integration.config.ts runs them.
+    exclude: ['**/node_modules/**', '**/*.int.test.ts'],
     // Agents on loopback and compiles, with other files running beside them.
     testTimeout: 60_000,
   },

@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'terminal-chat',
     include: ['src/**/*.test.ts'],
+    // Those start processes: vitest.integration.config.ts runs them.
+    exclude: ['**/node_modules/**', '**/*.int.test.ts'],
     // Property tests run thousands of cases (bounded by count, not time), and
     // other files run beside them: vitest's 5 s default is for an idle machine.
     testTimeout: 30_000,

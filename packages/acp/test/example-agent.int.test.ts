@@ -14,14 +14,18 @@ import {
   updatesOf,
   type BridgeProcess,
 } from 'a2a-testing/acp-bridge';
-import { startExampleAgent, type ExampleAgent } from './support/example-agent.js';
+import {
+  HELD_MS,
+  HELD_TEXT,
+  startExampleAgent,
+  type ExampleAgent,
+} from './support/example-agent.js';
 
 let agent: ExampleAgent;
 let bridge: BridgeProcess;
 
 beforeAll(async () => {
-  // Each answer comes 1.5 s late, so that a cancel lands mid-answer.
-  agent = await startExampleAgent(1_500);
+  agent = await startExampleAgent();
   bridge = await startBridge(agent.url);
 });
 
@@ -124,12 +128,12 @@ describe('the example agent through the bridge', () => {
     const sessionId = await newSession(bridge);
     await prompt(bridge, sessionId, 'first');
     const from = bridge.notifications.length;
-    const pending = prompt(bridge, sessionId, 'never answered');
-    // The answer takes 1.5 s: cancel well inside it.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const pending = prompt(bridge, sessionId, HELD_TEXT);
+    // Its answer is held back: cancel well inside that.
+    await new Promise((resolve) => setTimeout(resolve, HELD_MS / 3));
     await bridge.connection.agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await pending).stopReason).toBe('cancelled');
-    expect(agentText(updatesOf(bridge, sessionId, from))).not.toContain('never answered');
+    expect(agentText(updatesOf(bridge, sessionId, from))).not.toContain(HELD_TEXT);
     const next = bridge.notifications.length;
     expect((await prompt(bridge, sessionId, 'after the cancel')).stopReason).toBe('end_turn');
     expect(agentText(updatesOf(bridge, sessionId, next))).toBe('You said: after the cancel');

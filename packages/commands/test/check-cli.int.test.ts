@@ -33,8 +33,9 @@ async function hostile(handler: Parameters<typeof serve>[0]) {
   return server;
 }
 
-async function checkJson(args: string[]) {
-  const run = await runCheck([...args, '--json', '--timeout', '5']);
+/** A run with a JSON report; each call gets `timeoutSeconds` (short: the agents here answer at once). */
+async function checkJson(args: string[], timeoutSeconds = 5) {
+  const run = await runCheck([...args, '--json', '--timeout', String(timeoutSeconds)]);
   if (!run.stdout.startsWith('{')) throw new Error(`no JSON report: ${run.stderr}`);
   const report = JSON.parse(run.stdout) as {
     results: JsonResult[];
@@ -172,7 +173,8 @@ describe('bodies are bounded', () => {
         writeEndless(res, streaming ? 'data: {"jsonrpc":"2.0","result":"' : '{"jsonrpc":"2.0"');
       });
     });
-    const { code, result } = await checkJson([server.baseUrl]);
+    // Reading 8 MiB to its bound takes seconds on a loaded machine; the bound, not the time limit, must stop it.
+    const { code, result } = await checkJson([server.baseUrl], 60);
     expect(code).toBe(1);
     expect(result('command-new-task')).toMatchObject({ status: 'fail' });
     expect(result('command-new-task').detail).toMatch(/larger than 8 MiB, the most the checker/);

@@ -1,6 +1,6 @@
 /**
- * The package as npm ships it: built and packed in a temporary folder (the
- * working tree is left as it was), the tarball installed into a new project
+ * The package as npm ships it: built and packed once for the run in a
+ * temporary folder (the working tree is left as it was), the tarball installed into a new project
  * outside the workspace, an agent and a client compiled against it under
  * strict settings and run over loopback. Also: no test files in the tarball,
  * the license and metadata are there, and `moduleResolution: node10` finds
@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installedVersion, installInProject, packWorkspacePackage } from 'a2a-testing/packing';
+import { installedVersion, installInProject } from 'a2a-testing/packing';
+import { packedForRun } from 'a2a-testing/run-packs';
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -135,11 +136,11 @@ let distBefore: string;
 beforeAll(async () => {
   distBefore = treeDist();
   work = await mkdtemp(join(tmpdir(), 'a2a-commands-packed-'));
-  const packed = await packWorkspacePackage('a2a-commands', work);
-  files = packed.files;
+  const [packed] = await packedForRun(['a2a-commands']);
+  files = packed!.files;
 
   const project = join(work, 'project');
-  await installInProject(project, [packed], {
+  await installInProject(project, [packed!], {
     dependencies: {
       '@a2a-js/sdk': installedVersion('@a2a-js/sdk'),
       express: installedVersion('express'),

@@ -3,6 +3,8 @@
  * a module whose `declare`d names (the adopter's own card, executor, client)
  * come from real fixtures, and runs in a process of its own against a real
  * agent. A snippet that serves must answer its card; the others must exit 0.
+ * The snippets are bundled in one build and run on plain node: started
+ * through tsx, each compiled the library's sources again.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleAgent } from '../examples/agent.js';
 import { packageDir } from './support/cli.js';
 import { listen, type Listening } from 'a2a-testing/http';
+import { bundleForNode } from 'a2a-testing/test-bins';
 import { typescriptBlocks } from './support/markdown.js';
 
 const snippetDir = join(
@@ -34,15 +37,21 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The snippet with its declared names bound to the fixtures and its port 4000 replaced. */
-export function runnable(code: string, port: number, agentPort: number): string {
+/**
+ * The snippet with its declared names bound to the fixtures, its agent at
+ * `agentPort`, and its own port 4000 replaced by the one it is started with.
+ */
+export function runnable(code: string, agentPort: number): string {
   const bound = code
     .replace(/^declare const (\w+): [^;]+;.*$/gm, 'const $1 = __fixtures.$1!;')
     .replace(/^declare function (\w+)\([^)]*\): [^;]+;$/gm, 'const $1 = __fixtures.$1;')
     .replace(/127\.0\.0\.1:4000/g, `127.0.0.1:${agentPort}`)
-    .replace(/\.listen\(4000\)/g, `.listen(${port}, '127.0.0.1')`);
+    .replace(/\.listen\(4000\)/g, `.listen(Number(process.env.SNIPPET_PORT), '127.0.0.1')`);
   return `import * as __fixtures from ${JSON.stringify(fixtures)};\n${bound}\nexport {};\n`;
 }
+
+/** Stands for a snippet that breaks: the runner must see it fail. */
+const BROKEN = { line: 0, code: "throw new Error('snippet broke');" };
 
 let agent: Listening;
 let blocks: Array<{ line: number; code: string }> = [];
@@ -53,22 +62,25 @@ beforeAll(async () => {
   blocks = typescriptBlocks(await readFile(join(packageDir, 'README.md'), 'utf8'));
   await rm(snippetDir, { recursive: true, force: true });
   await mkdir(snippetDir, { recursive: true });
+  const agentPort = Number(new URL(agent.baseUrl).port);
+  const entries: Record<string, string> = {};
+  for (const { line, code } of [BROKEN, ...blocks]) {
+    const file = join(snippetDir, `readme-line-${line}.mts`);
+    await writeFile(file, runnable(code, agentPort));
+    entries[`readme-line-${line}`] = file;
+  }
+  await bundleForNode(entries, join(snippetDir, 'bundle'));
 });
 afterAll(async () => {
   await agent.close();
   await rm(snippetDir, { recursive: true, force: true });
 });
 
-/** Runs one snippet: resolves with its exit code, or 'serving' once its card answers. */
-async function runSnippet(
-  line: number,
-  code: string,
-): Promise<{ outcome: string; stderr: string }> {
+/** Runs the bundled snippet of `line`: resolves with its exit code, or 'serving' once its card answers. */
+async function runSnippet(line: number): Promise<{ outcome: string; stderr: string }> {
   const port = await freePort();
-  const agentPort = Number(new URL(agent.baseUrl).port);
-  const file = join(snippetDir, `readme-line-${line}.mts`);
-  await writeFile(file, runnable(code, port, agentPort));
-  const child = spawn(process.execPath, ['--conditions=a2a-source', '--import', 'tsx', file], {
+  const file = join(snippetDir, 'bundle', `readme-line-${line}.js`);
+  const child = spawn(process.execPath, [file], {
     cwd: packageDir,
     env: { ...process.env, SNIPPET_PORT: String(port), SNIPPET_AGENT_URL: agent.baseUrl },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -104,7 +116,7 @@ describe('README.md snippets, run', () => {
   });
 
   it('finds a snippet that fails when run', async () => {
-    const { outcome, stderr } = await runSnippet(0, "throw new Error('snippet broke');");
+    const { outcome, stderr } = await runSnippet(BROKEN.line);
     expect(outcome).toBe('exit 1');
     expect(stderr).toContain('snippet broke');
   }, 60_000);
@@ -112,13 +124,13 @@ describe('README.md snippets, run', () => {
   it('each runs: a server answers its card, anything else exits 0', async () => {
     const failed: string[] = [];
     for (const { line, code } of blocks) {
-      const { outcome, stderr } = await runSnippet(line, code);
+      const { outcome, stderr } = await runSnippet(line);
       const serves = /\.listen\(4000\)/.test(code);
       const expected = serves ? 'serving' : 'exit 0';
       if (outcome !== expected)
         failed.push(`README line ${line}: ${outcome}, not ${expected}\n${stderr}`);
     }
     expect(failed).toEqual([]);
-    // One process per snippet, each compiled by tsx as it starts: minutes on a busy machine.
+    // One process per snippet: minutes on a busy machine.
   }, 600_000);
 });

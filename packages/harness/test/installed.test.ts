@@ -1,6 +1,7 @@
 /**
  * The harness as npm ships it, outside this repository: the workspace
- * packages it needs are built and packed in a temporary folder, installed
+ * packages it needs are built and packed once for the run in a temporary
+ * folder, installed
  * from their tarballs into a new project there, and the installed CLI serves
  * the web chat at /ui, which Chromium opens and chats through.
  */
@@ -10,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installInProject, packWorkspacePackage, type Packed } from 'a2a-testing/packing';
+import { installInProject, type Packed } from 'a2a-testing/packing';
+import { packedForRun } from 'a2a-testing/run-packs';
 import { spawnInstalledHarness, type HarnessProcess } from 'a2a-testing/process';
 
 /** What a2a-harness needs from the workspace: none of them is on the registry. */
@@ -36,7 +38,7 @@ beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'a2a-harness-installed-'));
   project = path.join(work, 'project');
   // Each builds from its own sources, so they can build side by side.
-  packed = await Promise.all(PACKAGES.map((name) => packWorkspacePackage(name, work)));
+  packed = await packedForRun(PACKAGES);
   await installInProject(project, packed, { nativeFromWorkspace: ['better-sqlite3'] });
   harness = await spawnInstalledHarness(project, ['--data', path.join(work, 'data')]);
   browser = await chromium.launch({

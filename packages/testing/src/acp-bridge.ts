@@ -10,8 +10,9 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
+import { bundledBin } from './test-bins.js';
 
-// The bridge's own package: the bridge runs from its source there.
+// The bridge's own package: the bridge runs in its folder.
 const packageDir = path.dirname(createRequire(import.meta.url).resolve('a2a-acp/package.json'));
 
 /** The bridge as an editor runs it: a child process, spoken to over stdio from the SDK's client side. */
@@ -32,20 +33,19 @@ export interface BridgeStart {
   args?: string[];
   env?: NodeJS.ProcessEnv;
   /**
-   * The command line before the URL: `a2a-acp` from source by default. A
-   * TypeScript script runs through tsx, a JavaScript one (a bundle) on plain node.
+   * The command line before the URL, run on plain node: by default `a2a-acp`
+   * as the run bundled it (test-bins.ts).
    */
   command?: { cwd: string; argv: string[] };
 }
 
-/** `a2a-acp <url> [...args]` from source, initialized. */
+/** `a2a-acp <url> [...args]`, initialized. */
 export async function startBridge(
   url: string,
   { args = [], env = {}, command }: BridgeStart = {},
 ): Promise<BridgeProcess> {
-  const { cwd, argv } = command ?? { cwd: packageDir, argv: ['src/cli/main.ts'] };
-  const fromSource = argv[0]?.endsWith('.ts') ? ['--conditions=a2a-source', '--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...fromSource, ...argv, url, ...args], {
+  const { cwd, argv } = command ?? { cwd: packageDir, argv: [bundledBin('a2a-acp')] };
+  const child = spawn(process.execPath, [...argv, url, ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -5,12 +5,13 @@
  * the tarballs, into a project outside the workspace.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { installedVersion, workspacePackageDir } from './workspace-packages.js';
+
+export { installedVersion, workspacePackageDir };
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -24,25 +25,6 @@ export interface Packed {
   tarball: string;
   /** The paths inside the tarball. */
   files: string[];
-}
-
-/**
- * The folder of a package as the workspace installed it (a workspace
- * package's folder is its link), found by walking up from here: not every
- * package exports its package.json.
- */
-export function workspacePackageDir(name: string): string {
-  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
-    if (path.dirname(dir) === dir) throw new Error(`${name} is not installed in the workspace`);
-  }
-}
-
-/** The version of a package the workspace has installed: the npm cache holds its tarball. */
-export function installedVersion(name: string): string {
-  const manifest = path.join(workspacePackageDir(name), 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
 async function build(packageDir: string, stage: string): Promise<void> {

@@ -20,7 +20,7 @@ const importOf = (modules: string) =>
 
 /** Imports that start a process, a browser, a whole harness or PostgreSQL. */
 const NEEDS_MORE_THAN_A_PROCESS = importOf(
-  'node:child_process|playwright-core|a2a-testing/(harness|harness-cli|process|chat-terminal|stores|databases|throwaway-postgres|packing|acp-bridge)',
+  'node:child_process|playwright-core|a2a-testing/(harness|harness-cli|process|chat-terminal|stores|databases|throwaway-postgres|packing|run-packs|test-bins|acp-bridge)',
 );
 
 const USES_POSTGRES = importOf('a2a-testing/(stores|databases)');

@@ -1,6 +1,7 @@
-/** Runs `a2a-commands` as a real process, from source, and collects what it printed. */
+/** Runs `a2a-commands` as a real process and collects what it printed. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundledBin } from 'a2a-testing/test-bins';
 
 export const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,21 +33,13 @@ export function runProcess(
 }
 
 /**
- * The checker's bin from source, in a Node with a small heap: a body read whole
- * would crash it rather than pass unnoticed.
+ * The checker's bin, bundled from source for the run, in a Node with a small
+ * heap: a body read whole would crash it rather than pass unnoticed.
  */
 export function runCheck(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   return runProcess(
     process.execPath,
-    [
-      '--max-old-space-size=96',
-      '--conditions=a2a-source',
-      '--import',
-      'tsx',
-      'src/check/bin.ts',
-      'check',
-      ...args,
-    ],
+    ['--max-old-space-size=96', bundledBin('a2a-commands'), 'check', ...args],
     { env: { A2A_API_KEY: '', ...env } },
   );
 }

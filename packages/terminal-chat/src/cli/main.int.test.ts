@@ -1,21 +1,20 @@
 /**
- * `a2a-chat`, the package's own bin, as a real process from source: it offers
- * `chat` and `send`, and its messages name it (the harness names itself
- * `a2a-harness`; packages/harness/test/chat-e2e.test.ts runs that one).
+ * `a2a-chat`, the package's own bin, as a real process (bundled from source
+ * once for the run): it offers `chat` and `send`, and its messages name it
+ * (the harness names itself `a2a-harness`; packages/harness/test/chat-e2e.test.ts
+ * runs that one).
  */
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+import { bundledBin } from 'a2a-testing/test-bins';
 
 async function a2aChat(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const run = promisify(execFile);
-  const node = ['--conditions=a2a-source', '--import', 'tsx', MAIN, ...args];
+  const node = [bundledBin('a2a-chat'), ...args];
   // stdin is not a terminal here: `chat` must say so rather than draw.
   return run(process.execPath, node).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),

@@ -1,0 +1,111 @@
+/**
+ * The bins that tests start as processes, bundled from source once per run.
+ * Started through tsx, every process paid for the loader and for compiling its
+ * sources again (about 4 s of CPU a start of the harness against about 2 s for
+ * the bundle). The bundle is built fresh each run, never reused, so it can't
+ * be stale; a test that finds none fails, saying why, and never falls back to tsx.
+ */
+import { existsSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { testRunDir } from './test-run.js';
+import { workspacePackageDir } from './workspace-packages.js';
+
+/** A bin of the workspace, by the name it is installed under. */
+export type TestBin = 'a2a-harness' | 'a2a-commands' | 'a2a-acp' | 'a2a-chat';
+
+/** Each bundle's entry: its package, and its source inside that package. */
+const ENTRIES: Record<TestBin | 'stream-worker', [string, string]> = {
+  'a2a-harness': ['a2a-harness', 'src/cli/main.ts'],
+  // Started as a worker from beside the code that starts it (worker-streams.ts).
+  'stream-worker': ['a2a-harness', 'src/models/stream-worker.ts'],
+  'a2a-commands': ['a2a-commands', 'src/check/bin.ts'],
+  'a2a-acp': ['a2a-acp', 'src/cli/main.ts'],
+  'a2a-chat': ['a2a-terminal-chat', 'src/cli/main.ts'],
+};
+
+/** The folder of a run's bins, inside the run's folder. */
+export const binsDir = (runDir: string): string => path.join(runDir, 'bins');
+
+/** The main file of `bin` in the bundle of the run folder `runDir`, run with plain `node`. */
+export const binPath = (runDir: string, bin: TestBin): string =>
+  path.join(binsDir(runDir), `${bin}.js`);
+
+/**
+ * Bundles every bin into `runDir`'s bins folder, in one build whose shared
+ * code lands in shared chunks.
+ */
+export async function buildTestBins(runDir: string): Promise<void> {
+  const outdir = binsDir(runDir);
+  const entryPoints = Object.fromEntries(
+    Object.entries(ENTRIES).map(([name, [pkg, source]]) => [
+      name,
+      path.join(workspacePackageDir(pkg), source),
+    ]),
+  );
+  try {
+    await bundleForNode(entryPoints, outdir);
+  } catch (error) {
+    throw new Error(`could not bundle the bins for the tests: ${String(error)}`, { cause: error });
+  }
+  // Code that finds a package at run time (the web chat's build, the SQLite
+  // driver for its worker) looks in node_modules beside itself.
+  const nodeModules = path.resolve(workspacePackageDir('a2a-harness'), '../../node_modules');
+  symlinkSync(nodeModules, path.join(outdir, 'node_modules'), 'dir');
+}
+
+/**
+ * Bundles TypeScript entries (output name to source file) for plain `node`,
+ * with the workspace packages they import read as TypeScript through the
+ * `a2a-source` condition. Packages from node_modules stay outside the bundle,
+ * imported by their resolved paths, so native modules and workers load as
+ * they do installed.
+ */
+export async function bundleForNode(
+  entryPoints: Record<string, string>,
+  outdir: string,
+): Promise<void> {
+  await esbuild.build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    // Code loaded with import() stays lazy in chunks of its own.
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['a2a-source'],
+    plugins: [nodeModulesByPath],
+    logLevel: 'silent',
+  });
+}
+
+/** The main file of `bin` in this run's bundle, built by the global setup (test-run-setup.ts). */
+export function bundledBin(bin: TestBin): string {
+  const main = binPath(testRunDir(), bin);
+  if (!existsSync(main)) throw new Error(`${main} is missing: the run's bundle was not built`);
+  return main;
+}
+
+const RESOLVING = Symbol('resolving');
+
+/** Leaves a package from node_modules out of the bundle, imported by the path esbuild resolved. */
+const nodeModulesByPath: esbuild.Plugin = {
+  name: 'node-modules-by-path',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === RESOLVING) return undefined;
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: RESOLVING,
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      // The workspace's packages resolve to their sources: those are bundled.
+      const inNodeModules = resolved.path.split(path.sep).includes('node_modules');
+      return inNodeModules ? { path: resolved.path, external: true } : undefined;
+    });
+  },
+};
