@@ -2,7 +2,7 @@ import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
 import { sql, type Kysely } from 'kysely';
 import { MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
 import type { Owner } from './owner.js';
-import { TASKS_TABLE } from './task-rows.js';
+import { RUNNING_STATES, TASKS_TABLE } from './task-rows.js';
 
 /** Who a task belongs to, for work done outside any request (recovery). */
 export interface TaskKeys {
@@ -18,10 +18,9 @@ export class TaskKeyReads {
 
   /** Tasks a stop left working or submitted, across callers. */
   tasksLeftRunning(): Promise<TaskKeys[]> {
-    const running = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
-      taskStateToJSON,
-    );
-    return this.taskKeys().where(sql.ref('state'), 'in', running).execute();
+    return this.taskKeys()
+      .where(sql<boolean>`state in ${RUNNING_STATES}`)
+      .execute();
   }
 
   /**
@@ -31,6 +30,7 @@ export class TaskKeyReads {
   strandedSubtasks(olderThanMs: number): Promise<TaskKeys[]> {
     const submitted = taskStateToJSON(TaskState.TASK_STATE_SUBMITTED);
     return this.taskKeys()
+      .where(sql<boolean>`state in ${RUNNING_STATES}`)
       .where(sql.ref('state'), '=', submitted)
       .where(sql.ref('updated_ms'), '<', Date.now() - olderThanMs)
       .where(

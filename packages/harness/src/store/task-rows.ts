@@ -1,7 +1,8 @@
-import { Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import { Task, TaskState, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
 import type { TaskMetadata } from 'a2a-commands';
 import type { TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
+import { sql } from 'kysely';
 import type { Owner } from './owner.js';
 
 /**
@@ -10,6 +11,17 @@ import type { Owner } from './owner.js';
  * Status, artifacts and metadata are stored as the A2A JSON of each field.
  */
 export const TASKS_TABLE = 'a2a_harness_tasks';
+
+/**
+ * The states the sweeps look for, as SQL: their index holds only these tasks
+ * (a few at any time), and a query uses it only when it names them so,
+ * literally (SQLite cannot match a bound parameter to an index's condition).
+ */
+export const RUNNING_STATES = sql.raw(
+  `(${[TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]
+    .map((state) => `'${taskStateToJSON(state)}'`)
+    .join(', ')})`,
+);
 
 /** The head's columns, as a command reads them. */
 export interface HeadRow {

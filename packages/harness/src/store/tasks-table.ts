@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { TASKS_TABLE, type TasksTable } from './task-rows.js';
+import { RUNNING_STATES, TASKS_TABLE, type TasksTable } from './task-rows.js';
 
 /** The SDK's task table, which the harness's tasks table replaced (migration 0008). */
 const SDK_TASKS_TABLE = 'tasks';
@@ -9,6 +9,10 @@ const SDK_TASKS_TABLE = 'tasks';
  * need, and carries over every task the SDK's table holds. Task ids are
  * unique across owners (the messages table already keys history by id alone),
  * so the id alone is the key; `tenant` and `owner` scope every read.
+ *
+ * Each index costs every new task a page written, so there are only the ones
+ * the reads need (test/task-indexes.test.ts explains each read): a new task
+ * waiting for input writes its row, its key and two indexes.
  */
 export async function createTasksTable(db: Kysely<TasksTable>): Promise<void> {
   await db.schema
@@ -35,12 +39,14 @@ export async function createTasksTable(db: Kysely<TasksTable>): Promise<void> {
     .on(TASKS_TABLE)
     .columns(['context_id', 'updated_ms'])
     .execute();
-  // The sweeps look for tasks left submitted or working; the index 0005 made on the SDK's table moves here.
+  // The sweeps look for tasks left submitted or working; the index 0005 made on the SDK's
+  // table moves here, holding only those tasks: most tasks wait for input and never enter it.
   await db.schema.dropIndex(`${TASKS_TABLE}_state`).ifExists().execute();
   await db.schema
     .createIndex(`${TASKS_TABLE}_state`)
     .on(TASKS_TABLE)
     .columns(['state', 'updated_ms'])
+    .where(sql`state in ${RUNNING_STATES}`)
     .execute();
   await sql`
     insert into ${sql.table(TASKS_TABLE)}
