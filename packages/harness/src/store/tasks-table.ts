@@ -46,7 +46,7 @@ export async function createTasksTable(db: Kysely<TasksTable>): Promise<void> {
     .createIndex(`${TASKS_TABLE}_state`)
     .on(TASKS_TABLE)
     .columns(['state', 'updated_ms'])
-    .where(sql`state in ${RUNNING_STATES}`)
+    .where(sql<boolean>`state in ${RUNNING_STATES}`)
     .execute();
   await sql`
     insert into ${sql.table(TASKS_TABLE)}
