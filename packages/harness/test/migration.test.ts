@@ -3,6 +3,9 @@
  * make-release-databases.ts) opens with this one: its tasks, histories and
  * metadata are all there, and every command stored before replies were linked
  * to their commands still gets its own stored reply when it is sent again.
+ * Its tasks move to the harness's own table: GetTask, ListTasks and
+ * SubscribeToTask answer exactly what the release answered
+ * (record-release-reads.ts recorded that).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -15,6 +18,7 @@ import { openDatabase } from '../src/store/index.js';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rpc, userText } from 'a2a-testing/http';
+import { releaseReads } from './fixtures/release-reads.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -50,9 +54,19 @@ async function releasePostgres(): Promise<{
 }
 
 describe.each([
-  { kind: 'sqlite', open: releaseSqlite, manifest: manifestOf('release-sqlite.json') },
-  { kind: 'postgres', open: releasePostgres, manifest: manifestOf('release-postgres.json') },
-])('a database made by the previous release, on $kind', ({ open, manifest }) => {
+  {
+    kind: 'sqlite',
+    open: releaseSqlite,
+    manifest: manifestOf('release-sqlite.json'),
+    reads: 'release-sqlite-reads.json',
+  },
+  {
+    kind: 'postgres',
+    open: releasePostgres,
+    manifest: manifestOf('release-postgres.json'),
+    reads: 'release-postgres-reads.json',
+  },
+])('a database made by the previous release, on $kind', ({ open, manifest, reads }) => {
   let harness: TestHarness | undefined;
   let drop = async () => undefined as void;
   afterAll(async () => {
@@ -65,6 +79,16 @@ describe.each([
     drop = release.drop;
     harness = await startHarness({ ...release.options, config: { offline: { latencyMs: 0 } } });
     const url = harness.url;
+    const recorded = JSON.parse(readFileSync(path.join(fixtures, reads), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    // JSON-RPC ids count this client's calls: only the results are compared.
+    const withoutIds = (value: unknown) =>
+      JSON.parse(JSON.stringify(value), (key, inner: unknown) =>
+        key === 'id' && typeof inner === 'number' ? undefined : inner,
+      );
+    expect(withoutIds(await releaseReads(url, manifest.tasks))).toEqual(withoutIds(recorded));
     const listed = (await rpc(url, 'ListTasks', {})).body.result.tasks as { id: string }[];
     for (const taskId of manifest.tasks) expect(listed.map((t) => t.id)).toContain(taskId);
     const first = (await rpc(url, 'GetTask', { id: manifest.tasks[0] })).body.result;
@@ -109,6 +133,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0005-instance-leases',
         '0006-push-configs',
         '0007-instance-names',
+        '0008-tasks-table',
       ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {
@@ -139,7 +164,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         ${statusTail}, ${Date.now()}, false, null, null, null, null)`.execute(database.db);
       const { rows } = await sql<{
         status: string;
-      }>`select status from tasks where id = ${taskId}`.execute(database.db);
+      }>`select status from a2a_harness_tasks where id = ${taskId}`.execute(database.db);
       const status = JSON.parse(rows[0]!.status) as {
         state: string;
         message: { messageId: string };

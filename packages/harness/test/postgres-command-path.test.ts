@@ -5,7 +5,6 @@
  */
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import {
   CommandRegistry,
   newMessage,
@@ -268,7 +267,7 @@ describe('the command path on PostgreSQL', () => {
 /** The rows of `ids` in both tables, with every time set to 0. */
 async function rowsOf(database: HarnessDatabase, ids: string[]) {
   const tasks = await database.db
-    .selectFrom(TASK_TABLE as never)
+    .selectFrom('a2a_harness_tasks' as never)
     .selectAll()
     .where('id' as never, 'in', ids as never)
     .orderBy('id' as never)
@@ -287,7 +286,7 @@ async function rowsOf(database: HarnessDatabase, ids: string[]) {
       Object.fromEntries(
         Object.entries(row as Record<string, unknown>).map(([key, value]) => [
           key,
-          key === 'status_last_updated'
+          key === 'updated_ms'
             ? 0
             : // Built by PostgreSQL's JSON functions there: the same JSON, spaced differently.
               key === 'status' && typeof value === 'string'

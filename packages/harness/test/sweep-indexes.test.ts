@@ -59,9 +59,9 @@ async function planOfLast(table: string): Promise<string> {
 describe('the sweep reads indexes', () => {
   it('stranded sub-tasks: tasks by state, not a scan of every task', async () => {
     await new HarnessTaskStore(opened.db).strandedSubtasks(5000);
-    const plan = await planOfLast('status_state');
+    const plan = await planOfLast('a2a_harness_tasks');
     expect(plan).toContain('a2a_harness_tasks_state');
-    expect(plan).not.toMatch(/Seq Scan on tasks/);
+    expect(plan).not.toMatch(/Seq Scan/);
   });
 
   it('instances past their lease: turns by instance, leases by primary key', async () => {

@@ -45,7 +45,7 @@ describe('a SQLite file', () => {
       }>`select name from sqlite_master where type = 'table'`
         .execute(database.db)
         .then((result) => result.rows.map((row) => row.name));
-      expect(tables).toEqual(expect.arrayContaining(['tasks', 'a2a_harness_messages']));
+      expect(tables).toEqual(expect.arrayContaining(['a2a_harness_tasks', 'a2a_harness_messages']));
     } finally {
       await database.close();
     }

@@ -7,7 +7,6 @@ import type {
   TaskStatusUpdateEvent,
 } from '@a2a-js/sdk';
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
-import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import type { TaskMetadata } from 'a2a-commands';
 import type { CommandEffects, CommandTaskStore, StoredReply, TaskHead } from 'a2a-commands/server';
 import { PostgresAdapter, type Kysely } from 'kysely';
@@ -33,14 +32,12 @@ export type { TaskKeys } from './task-keys.js';
  * The SDK's `TaskStore` and the library's `CommandTaskStore` over the
  * database's one task repository (`sqlite/`, `postgres/`; the interface is
  * `task-repository.ts`). It resolves each call's owner (`owner.ts`) and
- * forwards; the reads the SDK makes of whole tasks and lists still go through
- * the SDK's `DatabaseTaskStore`, over the same rows.
+ * forwards: the SDK sees only its `TaskStore` interface over the repository.
  */
 export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   private readonly repository: TaskRepository;
-  private readonly heads: DatabaseTaskStore;
   private readonly keys: TaskKeyReads;
-  /** Who owns what a call stores: the one resolver, shared with the SDK's store. */
+  /** Who owns what a call stores and reads: the one resolver. */
   private readonly resolveOwner: OwnerResolver;
   private readonly historyCharsPerOwner: number;
 
@@ -58,9 +55,6 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
   ) {
     this.historyCharsPerOwner = options.historyCharsPerOwner ?? Infinity;
     this.resolveOwner = taskOwnerResolver(options.ownerResolver);
-    this.heads = new DatabaseTaskStore(db as unknown as Kysely<unknown>, {
-      ownerResolver: this.resolveOwner,
-    });
     this.keys = new TaskKeyReads(db);
     const checked = new CheckedWrites(db, {
       shared: db.getExecutor().adapter instanceof PostgresAdapter,
@@ -114,11 +108,11 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     context: ServerCallContext,
     historyLength?: number,
   ): Promise<Task | undefined> {
-    const head = await this.heads.load(taskId, context);
-    if (!head) return undefined;
-    const history =
-      historyLength === 0 ? [] : await this.repository.history(taskId, { last: historyLength });
-    return { ...head, history };
+    const task = await this.repository.task(this.ownerOf(context), taskId);
+    if (!task) return undefined;
+    if (historyLength !== 0)
+      task.history = await this.repository.history(taskId, { last: historyLength });
+    return task;
   }
 
   /** The head; on PostgreSQL the request remembers what it read, for its own append. */
@@ -139,8 +133,9 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     return this.repository.historyEnd(taskId);
   }
 
+  /** ListTasks: with `historyLength` > 0, each task's last messages are read with the page. */
   list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-    return this.heads.list(params, context);
+    return this.repository.list(this.ownerOf(context), params);
   }
 
   /** The SDK's save: the head is replaced; messages it has not seen stored are appended. */

@@ -1,9 +1,9 @@
 import type { Message, Task } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql, type Kysely } from 'kysely';
 import type { Owner } from './owner.js';
 import { MESSAGES_TABLE, toRow, type MessagesTable } from './messages-table.js';
+import { TASKS_TABLE } from './task-rows.js';
 import { limitWords } from '../config/limit-words.js';
 
 /**
@@ -32,8 +32,8 @@ export async function historyCharsOwned(
   const row = await sql<{ chars: number | string | null }>`
     select coalesce(sum(length(m.message)), 0) as chars
     from ${sql.table(MESSAGES_TABLE)} m
-    join ${sql.table(TASK_TABLE)} t on t.id = m.task_id
-    where t.owner = ${owner} and t.tenant = ${tenant}`.execute(db);
+    join ${sql.table(TASKS_TABLE)} t on t.id = m.task_id
+    where t.tenant = ${tenant} and t.owner = ${owner}`.execute(db);
   return Number(row.rows[0]?.chars ?? 0);
 }
 

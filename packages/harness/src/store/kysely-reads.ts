@@ -1,9 +1,11 @@
-import type { Message } from '@a2a-js/sdk';
+import type { ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Kysely } from 'kysely';
 import { fromRow, MESSAGES_TABLE, nextSeq, type MessagesTable } from './messages-table.js';
 import type { Owner } from './owner.js';
 import { readHead } from './task-head-sql.js';
+import { listTasks, readTask } from './task-list.js';
+import type { TasksTable } from './task-rows.js';
 import type { HistoryRange } from './task-repository.js';
 
 /**
@@ -11,10 +13,23 @@ import type { HistoryRange } from './task-repository.js';
  * holds a transaction open on the connection (they then wait for it).
  */
 export class KyselyReads {
-  constructor(private readonly db: Kysely<MessagesTable>) {}
+  /** The same database, typed with the tasks table too. */
+  private readonly tasks;
+
+  constructor(private readonly db: Kysely<MessagesTable>) {
+    this.tasks = db.withTables<TasksTable>();
+  }
 
   head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
     return readHead(this.db, owner, taskId);
+  }
+
+  task(owner: Owner, taskId: string): Promise<Task | undefined> {
+    return readTask(this.tasks, owner, taskId);
+  }
+
+  list(owner: Owner, params: ListTasksRequest): Promise<ListTasksResponse> {
+    return listTasks(this.tasks, owner, params);
   }
 
   async history(taskId: string, { from, last }: HistoryRange): Promise<Message[]> {

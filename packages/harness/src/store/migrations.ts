@@ -1,8 +1,11 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
-import { installCommandFunctionsV3 } from './postgres/command-functions.js';
+import { installCommandFunctionsV3 } from './postgres/command-functions-v3.js';
+import { installCommandFunctionsV4 } from './postgres/command-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
+import type { TasksTable } from './task-rows.js';
+import { createTasksTable } from './tasks-table.js';
 
 /**
  * The harness's own tables, in versions: each migration runs once per
@@ -58,6 +61,13 @@ const MIGRATIONS: Record<string, Migration> = {
   // An instance restarted under its name ends its last run's turns by it (docs/scaling.md).
   '0007-instance-names': {
     up: (db) => db.schema.alterTable('a2a_harness_instances').addColumn('name', 'text').execute(),
+  },
+  // The harness's own tasks table replaces the SDK's, which stays as it was and is no longer written.
+  '0008-tasks-table': {
+    async up(db) {
+      await createTasksTable(db as Kysely<TasksTable>);
+      if (db.getExecutor().adapter instanceof PostgresAdapter) await installCommandFunctionsV4(db);
+    },
   },
 };
 

@@ -1,5 +1,4 @@
 import { Artifact, type Task } from '@a2a-js/sdk';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { TaskHead } from 'a2a-commands/server';
 import { sql } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
@@ -8,18 +7,20 @@ import {
   encode,
   headOfRow,
   statusColumnsOf,
+  REPLACED_COLUMNS,
   TASK_COLUMNS,
+  TASKS_TABLE,
   taskRowOf,
   type HeadRow,
 } from './task-rows.js';
 
 /**
- * A task's head in the `tasks` table, through kysely, on either database: the
+ * A task's head in the harness's tasks table, through kysely, on either database: the
  * rows the repositories' own statements read and write (`task-rows.ts`), in
  * the caller's transaction.
  */
 
-const table = sql.table(TASK_TABLE);
+const table = sql.table(TASKS_TABLE);
 const scoped = ({ tenant, owner }: Owner, id: string) =>
   sql`tenant = ${tenant} and owner = ${owner} and id = ${id}`;
 
@@ -35,22 +36,26 @@ export async function readHead(
 
 /** The head's status and metadata columns rewritten; artifacts stay. */
 export async function writeHead(db: AnyKysely, owner: Owner, head: TaskHead): Promise<void> {
-  const [lastUpdated, state, status] = statusColumnsOf(head.status);
+  const [updatedMs, state, status] = statusColumnsOf(head.status);
   await sql`
-    update ${table} set status_last_updated = ${lastUpdated}, status_state = ${state},
+    update ${table} set updated_ms = ${updatedMs}, state = ${state},
       status = ${status}, metadata = ${encode(head.metadata)}
     where ${scoped(owner, head.id)}`.execute(db);
 }
 
-/** A whole task's row, inserted or replaced, as the SDK's save writes it; its history is not here. */
+/**
+ * A whole task's row, inserted or replaced, for the SDK's save; its history is
+ * not here. Another owner's task of the same id is left as it is.
+ */
 export async function upsertTask(db: AnyKysely, owner: Owner, task: Task): Promise<void> {
   const row = taskRowOf(task, owner);
   await sql`
     insert into ${table} (${sql.join(TASK_COLUMNS.map((column) => sql.ref(column)))})
     values (${sql.join(TASK_COLUMNS.map((column) => row[column]))})
-    on conflict (tenant, owner, id) do update set ${sql.join(
-      TASK_COLUMNS.slice(3).map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`),
-    )}`.execute(db);
+    on conflict (id) do update set ${sql.join(
+      REPLACED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`),
+    )}
+    where ${table}.tenant = excluded.tenant and ${table}.owner = excluded.owner`.execute(db);
 }
 
 export async function writeArtifacts(

@@ -1,8 +1,8 @@
 import { TaskState, taskStateToJSON } from '@a2a-js/sdk';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql, type Kysely } from 'kysely';
 import { MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
 import type { Owner } from './owner.js';
+import { RUNNING_STATES, TASKS_TABLE } from './task-rows.js';
 
 /** Who a task belongs to, for work done outside any request (recovery). */
 export interface TaskKeys {
@@ -18,10 +18,9 @@ export class TaskKeyReads {
 
   /** Tasks a stop left working or submitted, across callers. */
   tasksLeftRunning(): Promise<TaskKeys[]> {
-    const running = [TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_SUBMITTED].map(
-      taskStateToJSON,
-    );
-    return this.taskKeys().where(sql.ref('status_state'), 'in', running).execute();
+    return this.taskKeys()
+      .where(sql<boolean>`state in ${RUNNING_STATES}`)
+      .execute();
   }
 
   /**
@@ -31,8 +30,9 @@ export class TaskKeyReads {
   strandedSubtasks(olderThanMs: number): Promise<TaskKeys[]> {
     const submitted = taskStateToJSON(TaskState.TASK_STATE_SUBMITTED);
     return this.taskKeys()
-      .where(sql.ref('status_state'), '=', submitted)
-      .where(sql.ref('status_last_updated'), '<', Date.now() - olderThanMs)
+      .where(sql<boolean>`state in ${RUNNING_STATES}`)
+      .where(sql.ref('state'), '=', submitted)
+      .where(sql.ref('updated_ms'), '<', Date.now() - olderThanMs)
       .where(
         sql<boolean>`not exists (select 1 from ${sql.table(MESSAGES_TABLE)} m where m.task_id = t.id)`,
       )
@@ -48,7 +48,7 @@ export class TaskKeyReads {
     const own = await inContext()
       .where(sql.ref('tenant'), '=', tenant)
       .where(sql.ref('owner'), '=', owner)
-      .orderBy(sql.ref('status_last_updated'), 'desc')
+      .orderBy(sql.ref('updated_ms'), 'desc')
       .limit(1)
       .executeTakeFirst();
     if (own) return { id: own.id };
@@ -57,7 +57,7 @@ export class TaskKeyReads {
 
   private taskKeys() {
     return this.db
-      .selectFrom(sql.table(TASK_TABLE).as('t'))
+      .selectFrom(sql.table(TASKS_TABLE).as('t'))
       .select([
         sql<string>`tenant`.as('tenant'),
         sql<string>`owner`.as('owner'),

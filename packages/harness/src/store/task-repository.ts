@@ -1,4 +1,11 @@
-import type { Artifact, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type {
+  Artifact,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  Task,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk';
 import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type { Owner } from './owner.js';
 import type { ReplyNotifier } from './reply-notices.js';
@@ -29,6 +36,8 @@ export interface HistoryRange {
 export interface TaskRepository {
   // Reads of one task.
   head(owner: Owner, taskId: string, request?: RequestKey): Promise<TaskHead | undefined>;
+  /** GetTask's read: the head with its artifacts, history left empty. */
+  task(owner: Owner, taskId: string): Promise<Task | undefined>;
   /**
    * SEMANTICS §8's check of a message id. Asked for a request, PostgreSQL reads
    * the owner's head of the task in the same query, for the request's next `head`.
@@ -44,6 +53,9 @@ export interface TaskRepository {
   /** Where the task's next message will go. */
   historyEnd(taskId: string): Promise<number>;
   messageAt(taskId: string, seq: number): Promise<Message | undefined>;
+
+  /** ListTasks, as the SDK's database store answers it (`task-list.ts`). */
+  list(owner: Owner, params: ListTasksRequest): Promise<ListTasksResponse>;
 
   // Changes: each one transaction.
   /** New tasks (a command's task and its sub-tasks, a turn's task), with `alongside` first. */

@@ -1,13 +1,27 @@
-import { Task, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
+import { Task, TaskState, TaskStatus, taskStateToJSON } from '@a2a-js/sdk';
 import type { TaskMetadata } from 'a2a-commands';
 import type { TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
+import { sql } from 'kysely';
 import type { Owner } from './owner.js';
 
 /**
- * The SDK's `tasks` row format, for the raw command paths (SQLite and
- * PostgreSQL): what they write is what `DatabaseTaskStore` reads back.
+ * The harness's own tasks table (made by migration 0008, `migrations.ts`):
+ * a task's head, one row per task. Its history lives in the messages table.
+ * Status, artifacts and metadata are stored as the A2A JSON of each field.
  */
+export const TASKS_TABLE = 'a2a_harness_tasks';
+
+/**
+ * The states the sweeps look for, as SQL: their index holds only these tasks
+ * (a few at any time), and a query uses it only when it names them so,
+ * literally (SQLite cannot match a bound parameter to an index's condition).
+ */
+export const RUNNING_STATES = sql.raw(
+  `(${[TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]
+    .map((state) => `'${taskStateToJSON(state)}'`)
+    .join(', ')})`,
+);
 
 /** The head's columns, as a command reads them. */
 export interface HeadRow {
@@ -16,20 +30,23 @@ export interface HeadRow {
   metadata: string | null;
 }
 
-/** A new task's row, as the SDK's save writes it; its history lives in the messages table. */
+/** A task's row. Task ids are unique across owners; `tenant` and `owner` scope every read. */
 export interface TaskRow {
+  id: string;
   tenant: string;
   owner: string;
-  id: string;
   context_id: string;
-  status_last_updated: number;
-  status_state: string | null;
+  /** The status's state as its JSON name (`TASK_STATE_WORKING`); null when the task has no status. */
+  state: string | null;
+  /** The status's timestamp in milliseconds since the epoch; 0 when it has none. */
+  updated_ms: number;
   status: string | null;
   artifacts: string | null;
-  history: null;
   metadata: string | null;
-  protocol_version: string;
 }
+
+// A type, not an interface: kysely's `withTables` wants an index signature.
+export type TasksTable = { [TASKS_TABLE]: TaskRow };
 
 export function taskRowOf(task: Task, scope: Owner): TaskRow {
   const payload = Task.toJSON({
@@ -38,51 +55,52 @@ export function taskRowOf(task: Task, scope: Owner): TaskRow {
     metadata: withoutReplyTags(task.metadata),
   }) as { status?: unknown; artifacts?: unknown; metadata?: unknown };
   return {
+    id: task.id,
     tenant: scope.tenant,
     owner: scope.owner,
-    id: task.id,
     context_id: task.contextId || '',
-    status_last_updated: statusLastUpdated(task.status?.timestamp),
-    status_state: task.status ? taskStateToJSON(task.status.state) : null,
+    state: task.status ? taskStateToJSON(task.status.state) : null,
+    updated_ms: statusLastUpdated(task.status?.timestamp),
     status: encode(payload.status),
     artifacts: encode(payload.artifacts),
-    history: null,
     metadata: encode(payload.metadata),
-    protocol_version: '1.0',
   };
 }
 
 export const TASK_COLUMNS = [
+  'id',
   'tenant',
   'owner',
-  'id',
   'context_id',
-  'status_last_updated',
-  'status_state',
+  'state',
+  'updated_ms',
   'status',
   'artifacts',
-  'history',
   'metadata',
-  'protocol_version',
 ] as const satisfies readonly (keyof TaskRow)[];
 
-/**
- * As the SDK's save writes a task on SQLite: an upsert of every column, with
- * `taskValuesOf`'s values (positional: binding by name cost more).
- */
-export const UPSERT_TASK_SQL = `insert into tasks (${TASK_COLUMNS.join(', ')})
-  values (${TASK_COLUMNS.map(() => '?').join(', ')})
-  on conflict (tenant, owner, id) do update set ${TASK_COLUMNS.slice(3)
-    .map((column) => `${column} = excluded.${column}`)
-    .join(', ')}`;
+/** The columns a save replaces: all but the keys. */
+export const REPLACED_COLUMNS = TASK_COLUMNS.slice(4);
 
-/** A new task's row as `UPSERT_TASK_SQL`'s values. */
+/**
+ * A task's row inserted, or replaced when the same owner already has it (the
+ * SDK's save), with `taskValuesOf`'s values (positional: binding by name cost
+ * more). Another owner's task of the same id is left as it is.
+ */
+export const UPSERT_TASK_SQL = `insert into ${TASKS_TABLE} (${TASK_COLUMNS.join(', ')})
+  values (${TASK_COLUMNS.map(() => '?').join(', ')})
+  on conflict (id) do update set ${REPLACED_COLUMNS.map(
+    (column) => `${column} = excluded.${column}`,
+  ).join(', ')}
+  where ${TASKS_TABLE}.tenant = excluded.tenant and ${TASKS_TABLE}.owner = excluded.owner`;
+
+/** A task's row as `UPSERT_TASK_SQL`'s values. */
 export function taskValuesOf(task: Task, scope: Owner): unknown[] {
   const row = taskRowOf(task, scope);
   return TASK_COLUMNS.map((column) => row[column]);
 }
 
-/** As the SDK's row mapping reads a head, without parsing history or artifacts. */
+/** A head read from its row, without history or artifacts. */
 export function headOfRow(id: string, row: HeadRow): TaskHead {
   const status = row.status ? (JSON.parse(row.status) as unknown) : undefined;
   return {
@@ -93,6 +111,20 @@ export function headOfRow(id: string, row: HeadRow): TaskHead {
   };
 }
 
+/** A whole task read from its row (artifacts only when selected), with an empty history. */
+export function taskOfRow(
+  row: Pick<TaskRow, 'id' | 'context_id' | 'status' | 'metadata'> & { artifacts?: string | null },
+): Task {
+  return Task.fromJSON({
+    id: row.id,
+    contextId: row.context_id,
+    status: decode(row.status),
+    artifacts: decode(row.artifacts ?? null),
+    history: [],
+    metadata: decode(row.metadata),
+  });
+}
+
 /** The stored metadata column, parsed; undefined when it holds no object. */
 export function metadataOf(column: string | null): TaskMetadata | undefined {
   const metadata = column ? (JSON.parse(column) as unknown) : undefined;
@@ -101,10 +133,10 @@ export function metadataOf(column: string | null): TaskMetadata | undefined {
     : undefined;
 }
 
-/** The head's status columns (`status_last_updated`, `status_state`, `status`) for `status`. */
+/** The head's status columns (`updated_ms`, `state`, `status`) for `status`. */
 export function statusColumnsOf(
   status: TaskStatus | undefined,
-): [lastUpdated: number, state: string | null, json: string | null] {
+): [updatedMs: number, state: string | null, json: string | null] {
   return status
     ? [
         statusLastUpdated(status.timestamp),
@@ -118,7 +150,11 @@ export function encode(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-function statusLastUpdated(timestamp: string | undefined): number {
+function decode(value: string | null): unknown {
+  return value ? (JSON.parse(value) as unknown) : undefined;
+}
+
+export function statusLastUpdated(timestamp: string | undefined): number {
   const parsed = timestamp ? Date.parse(timestamp) : Number.NaN;
   return Number.isNaN(parsed) ? 0 : parsed;
 }

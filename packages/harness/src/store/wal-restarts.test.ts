@@ -98,7 +98,9 @@ describe('the WAL under a steady stream of commits', () => {
       lastWal = wal;
     }
 
-    const stored = sqliteConnectionOf(database.db)!.prepare('select count(*) from tasks').pluck();
+    const stored = sqliteConnectionOf(database.db)!
+      .prepare('select count(*) from a2a_harness_tasks')
+      .pluck();
     expect(stored.get()).toBe(3200);
     expect(cutBack).toBeGreaterThan(0);
   });

@@ -135,15 +135,8 @@ export class TurnHandler implements A2ARequestHandler {
     if (params.statusTimestampAfter && Number.isNaN(Date.parse(params.statusTimestampAfter))) {
       throw new RequestMalformedError('statusTimestampAfter must be an ISO 8601 timestamp');
     }
-    const response = await this.options.store.list({ ...params, pageSize }, context);
-    if (historyLength > 0) {
-      for (const task of response.tasks) {
-        task.history = await this.options.store.loadHistory(task.id, context, {
-          last: historyLength,
-        });
-      }
-    }
-    return response;
+    // The store reads each listed task's last `historyLength` messages with the page.
+    return this.options.store.list({ ...params, pageSize, historyLength }, context);
   }
 
   /** CancelTask aborts the model call in flight, drops the queued turns, and cancels the task. */

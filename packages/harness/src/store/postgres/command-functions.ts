@@ -1,27 +1,25 @@
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import { sql } from 'kysely';
 import { LOCK_CLASS, type AnyKysely } from '../advisory-locks.js';
 import { MESSAGES_TABLE } from '../messages-table.js';
+import { TASKS_TABLE } from '../task-rows.js';
 
 /**
  * The server-side functions of the PostgreSQL command path, installed by the
- * harness's migrations (`migrations.ts`). Each call is
- * one statement, so one round trip and one transaction: PostgreSQL commits it
- * (durably, with the server's synchronous_commit) before it answers.
+ * harness's migrations (`migrations.ts`). Each call is one statement, so one
+ * round trip and one transaction: PostgreSQL commits it (durably, with the
+ * server's synchronous_commit) before it answers.
  *
  * The names carry a version: a later change of their signature or rows gets
- * new names, and the old names become calls of the new functions, so that
- * instances of two versions can share a database while they roll over.
+ * new names, and the old names become calls of the new functions, so that a
+ * command an instance of the previous version sends still lands in the
+ * current tables.
  */
-export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v2';
-export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v3';
-/** Earlier releases' names, kept as calls of the new one for instances still running them. */
-const APPEND_REPLY_FUNCTION_V2 = 'a2a_harness_append_reply_v2';
-const APPEND_REPLY_FUNCTION_V1 = 'a2a_harness_append_reply_v1';
+export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v3';
+export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v4';
 
 /**
  * New tasks and their histories, as rows in JSON (`task-rows.ts`,
- * `messages-table.ts`). The tasks upsert every column, as the SDK's save does.
+ * `messages-table.ts`). A task the same owner already has is replaced.
  */
 const insertTasks = `
 create or replace function ${INSERT_TASKS_FUNCTION}(p_tasks json, p_messages json)
@@ -30,16 +28,15 @@ returns void language sql as $fn$
     select task_id, seq, message_id, message, reply_to
     from json_populate_recordset(null::${MESSAGES_TABLE}, p_messages)
     on conflict (task_id, message_id) do nothing;
-  insert into ${TASK_TABLE} (tenant, owner, id, context_id, status_last_updated, status_state,
-                             status, artifacts, history, metadata, protocol_version)
-    select tenant, owner, id, context_id, status_last_updated, status_state,
-           status, artifacts, history, metadata, protocol_version
-    from json_populate_recordset(null::${TASK_TABLE}, p_tasks)
-    on conflict (tenant, owner, id) do update set
-      context_id = excluded.context_id, status_last_updated = excluded.status_last_updated,
-      status_state = excluded.status_state, status = excluded.status, artifacts = excluded.artifacts,
-      history = excluded.history, metadata = excluded.metadata,
-      protocol_version = excluded.protocol_version;
+  insert into ${TASKS_TABLE} as t (id, tenant, owner, context_id, state, updated_ms,
+                                   status, artifacts, metadata)
+    select id, tenant, owner, context_id, state, updated_ms, status, artifacts, metadata
+    from json_populate_recordset(null::${TASKS_TABLE}, p_tasks)
+    on conflict (id) do update set
+      context_id = excluded.context_id, state = excluded.state,
+      updated_ms = excluded.updated_ms, status = excluded.status,
+      artifacts = excluded.artifacts, metadata = excluded.metadata
+    where t.tenant = excluded.tenant and t.owner = excluded.owner;
 $fn$`;
 
 /**
@@ -80,9 +77,9 @@ declare
 begin
   perform pg_advisory_xact_lock(${LOCK_CLASS.task}, hashtext(p_id));
   -- Read after the lock: in READ COMMITTED each statement here sees what the last holder committed.
-  select t.context_id, coalesce(t.status_state, 'TASK_STATE_UNSPECIFIED'), t.metadata
+  select t.context_id, coalesce(t.state, 'TASK_STATE_UNSPECIFIED'), t.metadata
     into v_context_id, v_state, v_metadata
-    from ${TASK_TABLE} t where t.tenant = p_tenant and t.owner = p_owner and t.id = p_id;
+    from ${TASKS_TABLE} t where t.id = p_id and t.tenant = p_tenant and t.owner = p_owner;
   if not found then
     return;
   end if;
@@ -103,13 +100,13 @@ begin
     v_metadata := p_new_metadata;
   end if;
   -- The state first, as TaskStatus.toJSON puts it, and left out when unspecified.
-  update ${TASK_TABLE} t
-    set status_last_updated = p_updated, status_state = v_state, metadata = v_metadata,
+  update ${TASKS_TABLE} t
+    set updated_ms = p_updated, state = v_state, metadata = v_metadata,
         status = case when v_state = 'TASK_STATE_UNSPECIFIED'
                       then json_build_object('message', p_message, 'timestamp', p_timestamp)
                       else json_build_object('state', v_state, 'message', p_message,
                                              'timestamp', p_timestamp) end::text
-    where t.tenant = p_tenant and t.owner = p_owner and t.id = p_id;
+    where t.id = p_id and t.tenant = p_tenant and t.owner = p_owner;
   if p_notify_payload is not null then
     perform pg_notify(p_notify_channel, p_notify_payload);
   end if;
@@ -117,49 +114,44 @@ begin
 end
 $fn$`;
 
-/** The previous version took the status whole; it now calls the new one. */
-const appendReplyV2 = `
-create or replace function ${APPEND_REPLY_FUNCTION_V2}(
+/** The previous append, same arguments: now a call of the current one. */
+const appendReplyV3 = `
+create or replace function a2a_harness_append_reply_v3(
   p_tenant text, p_owner text, p_id text, p_entries json,
-  p_status json, p_updated bigint,
+  p_message json, p_timestamp text, p_updated bigint,
   p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
-  p_tasks json, p_task_messages json)
+  p_tasks json, p_task_messages json,
+  p_notify_channel text, p_notify_payload text)
 returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
 language sql as $fn$
-  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries,
-    p_status -> 'message', p_status ->> 'timestamp', p_updated, p_change_metadata,
-    p_seen_metadata, p_new_metadata, p_tasks, p_task_messages, null, null);
+  select * from ${APPEND_REPLY_FUNCTION}(p_tenant, p_owner, p_id, p_entries, p_message,
+    p_timestamp, p_updated, p_change_metadata, p_seen_metadata, p_new_metadata,
+    a2a_harness_task_rows_of_v2(p_tasks), p_task_messages, p_notify_channel, p_notify_payload);
 $fn$`;
 
-/**
- * The first release's append read its rows by the table's columns, which the
- * reply link changed, and sent its status as JSON text without the opening
- * brace: the brace is put back here, and the call goes on to the next version.
- */
-const appendReplyV1 = `
-create or replace function ${APPEND_REPLY_FUNCTION_V1}(
-  p_tenant text, p_owner text, p_id text, p_entries json,
-  p_status_tail text, p_updated bigint,
-  p_change_metadata boolean, p_seen_metadata text, p_new_metadata text,
-  p_tasks json, p_task_messages json)
-returns table (head_context_id text, head_state text, head_metadata text, applied boolean)
-language sql as $fn$
-  select * from ${APPEND_REPLY_FUNCTION_V2}(p_tenant, p_owner, p_id, p_entries, ('{' || p_status_tail)::json,
-    p_updated, p_change_metadata, p_seen_metadata, p_new_metadata, p_tasks, p_task_messages);
+/** Rows in the SDK's `tasks` layout, which the previous functions took, as this table's rows. */
+const taskRowsOfV2 = `
+create or replace function a2a_harness_task_rows_of_v2(p_tasks json)
+returns json language sql as $fn$
+  select json_agg(json_build_object('id', t.id, 'tenant', t.tenant, 'owner', t.owner,
+    'context_id', t.context_id, 'state', t.status_state, 'updated_ms', t.status_last_updated,
+    'status', t.status, 'artifacts', t.artifacts, 'metadata', t.metadata))
+  from json_populate_recordset(null::tasks, p_tasks) t;
 $fn$`;
 
-/** The previous release's insert, which left the reply link out: now a call of the new one. */
-const insertTasksV1 = `
-create or replace function a2a_harness_insert_tasks_v1(p_tasks json, p_messages json)
+/** The previous insert, which took rows in the SDK's layout: now a call of the current one. */
+const insertTasksV2 = `
+create or replace function a2a_harness_insert_tasks_v2(p_tasks json, p_messages json)
 returns void language sql as $fn$
-  select ${INSERT_TASKS_FUNCTION}(p_tasks, p_messages);
+  select ${INSERT_TASKS_FUNCTION}(a2a_harness_task_rows_of_v2(p_tasks), p_messages);
 $fn$`;
 
 /**
- * Installs the functions as migration 0003 left them (`migrations.ts`): the
- * current append, and the earlier names as calls of it.
+ * Installs the functions as migration 0008 leaves them (`migrations.ts`): the
+ * current ones on the harness's tasks table, and the previous names as calls
+ * of them (earlier names already call those).
  */
-export async function installCommandFunctionsV3(db: AnyKysely): Promise<void> {
-  for (const definition of [insertTasks, insertTasksV1, appendReply, appendReplyV2, appendReplyV1])
+export async function installCommandFunctionsV4(db: AnyKysely): Promise<void> {
+  for (const definition of [insertTasks, appendReply, taskRowsOfV2, appendReplyV3, insertTasksV2])
     await sql.raw(definition).execute(db);
 }

@@ -37,8 +37,8 @@ export interface ReplyNotice {
  * installed by the harness's migrations (`command-functions.ts`) that
  * takes the task's advisory lock, so it is ordered with the turn path's writes
  * in every process, and that notifies the reply to the other instances.
- * Rows are those of the SQLite repository (`../sqlite/`): the SDK's
- * `tasks` table and the harness's messages table.
+ * Rows are those of the SQLite repository (`../sqlite/`): the harness's
+ * tasks and messages tables.
  *
  * A metadata change (`/model`) is computed here from the metadata the request
  * read with the head, and stored only if that is still what is stored; if not,

@@ -1,4 +1,11 @@
-import type { Artifact, Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type {
+  Artifact,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  Task,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk';
 import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
 import { replyChange, type CheckedWrites } from '../checked-writes.js';
@@ -51,6 +58,14 @@ export class PostgresTaskRepository implements TaskRepository {
 
   findReply(taskId: string, commandId: string): Promise<Message | undefined> {
     return this.reads.findReply(taskId, commandId);
+  }
+
+  task(owner: Owner, taskId: string): Promise<Task | undefined> {
+    return this.reads.task(owner, taskId);
+  }
+
+  list(owner: Owner, params: ListTasksRequest): Promise<ListTasksResponse> {
+    return this.reads.list(owner, params);
   }
 
   history(taskId: string, range: HistoryRange): Promise<Message[]> {

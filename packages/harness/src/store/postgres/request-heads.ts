@@ -1,10 +1,9 @@
 import type { Message } from '@a2a-js/sdk';
-import { TASK_TABLE } from '@a2a-js/sdk/server/database';
 import type { TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
 import { fromRow, MESSAGES_TABLE } from '../messages-table.js';
 import type { Owner } from '../owner.js';
-import { headOfRow, type HeadRow } from '../task-rows.js';
+import { headOfRow, TASKS_TABLE, type HeadRow } from '../task-rows.js';
 
 /** Metadata seen by one request, by task: the stored column, or null when it is empty. */
 type SeenMetadata = Map<string, string | null>;
@@ -44,7 +43,7 @@ export class RequestHeads {
       name: 'a2a_harness_probe_message',
       text: `select t.context_id, t.status, t.metadata, m.seq, m.message
         from (select 1) as one
-        left join ${TASK_TABLE} t on t.tenant = $1 and t.owner = $2 and t.id = $3
+        left join ${TASKS_TABLE} t on t.id = $3 and t.tenant = $1 and t.owner = $2
         left join ${MESSAGES_TABLE} m on m.task_id = $3 and m.message_id = $4`,
       values: [scope.tenant, scope.owner, taskId, messageId],
     });
@@ -90,7 +89,7 @@ export class RequestHeads {
   async readHead(taskId: string, scope: Owner): Promise<HeadRow | undefined> {
     const result = await this.pool.query<HeadRow>({
       name: 'a2a_harness_select_head',
-      text: `select context_id, status, metadata from ${TASK_TABLE} where tenant = $1 and owner = $2 and id = $3`,
+      text: `select context_id, status, metadata from ${TASKS_TABLE} where id = $3 and tenant = $1 and owner = $2`,
       values: [scope.tenant, scope.owner, taskId],
     });
     return result.rows[0];

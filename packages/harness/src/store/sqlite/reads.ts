@@ -3,7 +3,7 @@ import type { TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import { fromRow, MESSAGES_TABLE } from '../messages-table.js';
 import type { Owner } from '../owner.js';
-import { headOfRow, type HeadRow } from '../task-rows.js';
+import { headOfRow, TASKS_TABLE, type HeadRow } from '../task-rows.js';
 import type { HistoryRange } from '../task-repository.js';
 
 /**
@@ -19,7 +19,7 @@ export class SqliteReads {
 
   constructor(private readonly database: SqliteDatabase.Database) {
     this.selectHead = database.prepare<[string, string, string], HeadRow>(
-      'select context_id, status, metadata from tasks where tenant = ? and owner = ? and id = ?',
+      `select context_id, status, metadata from ${TASKS_TABLE} where id = ? and tenant = ? and owner = ?`,
     );
     this.selectMessage = database.prepare<[string, string], { seq: number; message: string }>(
       `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
@@ -49,7 +49,7 @@ export class SqliteReads {
   }
 
   head(taskId: string, scope: Owner): TaskHead | undefined {
-    const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+    const row = this.selectHead.get(taskId, scope.tenant, scope.owner);
     return row && headOfRow(taskId, row);
   }
 

@@ -1,4 +1,4 @@
-import type { Artifact, Message, Task } from '@a2a-js/sdk';
+import type { Artifact, ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
 import type { CheckedWrites } from '../checked-writes.js';
@@ -51,6 +51,14 @@ export class SqliteTaskRepository implements TaskRepository {
   async findReply(taskId: string, commandId: string): Promise<Message | undefined> {
     if (this.now.usable) return this.now.findReply(taskId, commandId);
     return this.reads.findReply(taskId, commandId);
+  }
+
+  task(owner: Owner, taskId: string): Promise<Task | undefined> {
+    return this.reads.task(owner, taskId);
+  }
+
+  list(owner: Owner, params: ListTasksRequest): Promise<ListTasksResponse> {
+    return this.reads.list(owner, params);
   }
 
   async history(taskId: string, range: HistoryRange): Promise<Message[]> {

@@ -11,6 +11,7 @@ import {
   headOfRow,
   statusColumnsOf,
   taskValuesOf,
+  TASKS_TABLE,
   UPSERT_TASK_SQL,
   type HeadRow,
 } from '../task-rows.js';
@@ -21,10 +22,10 @@ const SAVE_TAIL = 100;
 
 /**
  * The writes on SQLite, in raw prepared statements: a command's append of
- * itself, its reply and its effects; a turn's changes; the SDK's save. It keeps the SDK's `tasks` table and its row format (what `DatabaseTaskStore`
- * reads back) and the harness's messages table, so data directories need no
- * migration. A command's write touches only the head's status and metadata
- * columns, never the artifacts a turn wrote.
+ * itself, its reply and its effects; a turn's changes; the SDK's save, on the
+ * harness's tasks and messages tables (`task-rows.ts`, `messages-table.ts`).
+ * A command's write touches only the head's status and metadata columns, never
+ * the artifacts a turn wrote.
  *
  * better-sqlite3 runs each statement synchronously, so a write made here is
  * atomic in the JavaScript sense too: nothing else runs on the connection in
@@ -50,18 +51,18 @@ export class SqliteWrites {
     this.charsOwned = database
       .prepare<[string, string], number>(
         `select coalesce(sum(length(m.message)), 0) from ${MESSAGES_TABLE} m
-         join tasks t on t.id = m.task_id where t.owner = ? and t.tenant = ?`,
+         join ${TASKS_TABLE} t on t.id = m.task_id where t.owner = ? and t.tenant = ?`,
       )
       .pluck();
     this.selectHead = database.prepare<[string, string, string], HeadRow>(
-      'select context_id, status, metadata from tasks where tenant = ? and owner = ? and id = ?',
+      `select context_id, status, metadata from ${TASKS_TABLE} where id = ? and tenant = ? and owner = ?`,
     );
     this.upsertTask = database.prepare(UPSERT_TASK_SQL);
     this.updateStatus = database.prepare(
-      'update tasks set status_last_updated = ?, status_state = ?, status = ? where tenant = ? and owner = ? and id = ?',
+      `update ${TASKS_TABLE} set updated_ms = ?, state = ?, status = ? where id = ? and tenant = ? and owner = ?`,
     );
     this.updateStatusAndMetadata = database.prepare(
-      'update tasks set status_last_updated = ?, status_state = ?, status = ?, metadata = ? where tenant = ? and owner = ? and id = ?',
+      `update ${TASKS_TABLE} set updated_ms = ?, state = ?, status = ?, metadata = ? where id = ? and tenant = ? and owner = ?`,
     );
     this.insertMessage = database.prepare(
       `insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to) values (?, ?, ?, ?, ?)
@@ -71,7 +72,7 @@ export class SqliteWrites {
       `select seq from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
     );
     this.updateArtifacts = database.prepare(
-      'update tasks set artifacts = ? where tenant = ? and owner = ? and id = ?',
+      `update ${TASKS_TABLE} set artifacts = ? where id = ? and tenant = ? and owner = ?`,
     );
     this.lastSeq = database
       .prepare<[string], number | null>(`select max(seq) from ${MESSAGES_TABLE} where task_id = ?`)
@@ -89,7 +90,7 @@ export class SqliteWrites {
     change: Omit<TaskChange, 'alongside' | 'create'>,
   ): Promise<TaskHead | undefined> {
     return this.commits.write(() => {
-      const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+      const row = this.selectHead.get(taskId, scope.tenant, scope.owner);
       if (!row) return undefined;
       const head = headOfRow(taskId, row);
       const refused = change.refuse?.(head);
@@ -108,9 +109,9 @@ export class SqliteWrites {
       this.updateStatusAndMetadata.run(
         ...statusColumnsOf(head.status),
         encode(head.metadata),
+        taskId,
         scope.tenant,
         scope.owner,
-        taskId,
       );
       return head;
     });
@@ -136,7 +137,7 @@ export class SqliteWrites {
     effects: CommandEffects,
   ): Promise<TaskHead | undefined> {
     return this.commits.write(() => {
-      const row = this.selectHead.get(scope.tenant, scope.owner, taskId);
+      const row = this.selectHead.get(taskId, scope.tenant, scope.owner);
       if (!row) return undefined;
       const head = headOfRow(taskId, row);
       this.checkHistoryQuota(effects.subtasks ?? [], scope);
@@ -158,12 +159,12 @@ export class SqliteWrites {
         this.updateStatusAndMetadata.run(
           ...statusColumns,
           JSON.stringify(head.metadata),
+          taskId,
           scope.tenant,
           scope.owner,
-          taskId,
         );
       } else {
-        this.updateStatus.run(...statusColumns, scope.tenant, scope.owner, taskId);
+        this.updateStatus.run(...statusColumns, taskId, scope.tenant, scope.owner);
       }
       head.status = status;
       return head;
@@ -173,7 +174,7 @@ export class SqliteWrites {
   /** The SDK's save: the row replaced, the newest messages not yet stored appended. */
   save(task: Task, scope: Owner): Promise<void> {
     return this.commits.write(() => {
-      const stored = this.selectHead.get(scope.tenant, scope.owner, task.id);
+      const stored = this.selectHead.get(task.id, scope.tenant, scope.owner);
       const fresh = stored
         ? task.history
             .slice(-SAVE_TAIL)
@@ -188,7 +189,7 @@ export class SqliteWrites {
   keepAnswerArtifact(taskId: string, scope: Owner, answer: Artifact): Promise<void> {
     return this.commits.write(() => {
       const json = JSON.stringify([Artifact.toJSON(answer)]);
-      this.updateArtifacts.run(json, scope.tenant, scope.owner, taskId);
+      this.updateArtifacts.run(json, taskId, scope.tenant, scope.owner);
     });
   }
 
