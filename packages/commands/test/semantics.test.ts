@@ -135,6 +135,20 @@ describe('§3 The reply', () => {
     expect(task.metadata ?? {}).toEqual({});
   });
 
+  it('§3: SendMessage carries the reply once: as status.message, with the command alone as history', async () => {
+    const task = await idleTask();
+    for (const ids of [{}, { taskId: task.id }]) {
+      const { body } = await send('/echo once', ids);
+      const answered = body.result.task;
+      expect(answered.history.map(texts)).toEqual([['/echo once']]);
+      expect(answered.history[0].metadata).toEqual({ command: 'echo' });
+      expect(texts(replyOf(answered))).toEqual(['once']);
+    }
+    const { body } = await send('/echo none', {}, { configuration: { historyLength: 0 } });
+    expect(body.result.task.history ?? []).toEqual([]);
+    expect(texts(replyOf(body.result.task))).toEqual(['none']);
+  });
+
   it('§3: the state stays what it was before the command', async () => {
     const task = await idleTask();
     const { body } = await send('/help', { taskId: task.id });

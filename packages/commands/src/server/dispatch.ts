@@ -267,17 +267,18 @@ function requestFor(
 }
 
 /**
- * The Task a command's SendMessage returns. Its history is the exchange, not
- * the whole conversation: A2A lets a server return fewer messages than asked,
- * and this keeps a command's cost independent of history length. GetTask has the rest.
+ * The Task a command's SendMessage returns: the reply is its status message,
+ * and its history the command message alone, the shape the SDK gives a task
+ * answered by a status message. The reply is not carried a second time in the
+ * history, and no earlier message is: A2A lets a server return fewer messages
+ * than asked, which keeps the answer small and independent of history length.
+ * GetTask has the whole history, the reply included.
  */
 function taskWithReply(outcome: CommandOutcome, historyLength: number | undefined): Task {
-  const exchange = [outcome.commandMessage, outcome.reply];
-  const keep = Math.min(exchange.length, Math.max(0, historyLength ?? exchange.length));
   return {
     ...outcome.head,
     status: outcome.event.status,
-    history: keep === 0 ? [] : exchange.slice(-keep),
+    history: historyLength !== undefined && historyLength <= 0 ? [] : [outcome.commandMessage],
     artifacts: [],
   };
 }

@@ -88,6 +88,35 @@ describe('group commit', () => {
     await lone;
   });
 
+  it('a write a request waits on is not held for the groups other writes form, and takes them along', async () => {
+    // Background writes (a streaming turn's) arrive in groups: the connection is not quiet for them.
+    await busyTurn();
+    const background = ['t1', 't2'].map((text) => commits.write(insert(text)));
+    expect(committed()).toEqual([]);
+    const reply = commits.write(insert('reply'), { answersRequest: true });
+    // Committed before the loop turns, with the background writes gathered so far.
+    expect(committed()).toEqual(['reply', 't1', 't2']);
+    expect(await reply).toBe('reply');
+    await Promise.all(background);
+  });
+
+  it('writes many requests wait on in one turn still gather, and a lone one commits at once again after', async () => {
+    const replies = ['a', 'b', 'c'].map((text) =>
+      commits.write(insert(text), { answersRequest: true }),
+    );
+    // The first commits at once; the two asked for after it in that turn gather.
+    expect(committed()).toEqual(['a']);
+    await Promise.all(replies);
+    // That group held two: the next waits for its group...
+    const next = commits.write(insert('d'), { answersRequest: true });
+    expect(committed()).toEqual(['a', 'b', 'c']);
+    await next;
+    // ...which held one: quiet again.
+    const lone = commits.write(insert('e'), { answersRequest: true });
+    expect(committed()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    await lone;
+  });
+
   it('writes asked for together under load share one transaction, and each is committed when its promise resolves', async () => {
     await busyTurn();
     const seen: number[] = [];

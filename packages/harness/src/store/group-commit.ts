@@ -7,6 +7,7 @@ interface Outcome {
 
 interface Pending {
   change: () => unknown;
+  answersRequest: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -19,6 +20,13 @@ interface Pending {
  * time, nothing would join it, and its answer need not wait for the loop to
  * turn. Writes asked for after it in that turn gather as before, and under load
  * groups hold several writes, so every write waits for its group.
+ *
+ * A write that a request's answer waits on (a command's: `answersRequest`) is
+ * judged by the writes of its own kind only: the groups that other writes form
+ * (a streaming turn's messages and endings, which no answer waits on) never
+ * hold it. While the last group held at most one such write, the first of a
+ * turn commits at once, with whatever others have gathered so far; under a load
+ * of requests they gather as every write does.
  *
  * Should one change throw, the transaction is taken back and the group applied
  * again with each change in a savepoint of its own, so that one that throws
@@ -35,6 +43,10 @@ export class GroupCommit {
   private scheduled = false;
   /** The last group held at most one write: the next may commit at once (`write`). */
   private quietLately = true;
+  /** The same, counting only the writes requests wait on (`answersRequest`). */
+  private fewAnswersLately = true;
+  /** A write a request waits on has committed at once in this turn: the next ones gather. */
+  private answeredThisTurn = false;
   /** While above 0, groups wait (`quiet`). */
   private held = 0;
   private readonly savepoint;
@@ -64,17 +76,33 @@ export class GroupCommit {
     );
   }
 
-  write<T>(change: () => T): Promise<T> {
+  write<T>(change: () => T, options: { answersRequest?: boolean } = {}): Promise<T> {
+    const answersRequest = options.answersRequest ?? false;
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ change, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.grouped) this.flush();
-      else if (!this.scheduled) {
+      this.pending.push({
+        change,
+        answersRequest,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      if (!this.grouped) {
+        this.flush();
+        return;
+      }
+      const scheduledBefore = this.scheduled;
+      if (!this.scheduled) {
         // Writes asked for after this one in the same turn gather for the next.
         this.scheduled = true;
         setImmediate(() => this.flush());
-        if (this.quietLately && this.held === 0 && !this.database.inTransaction) {
+      }
+      const free = this.held === 0 && !this.database.inTransaction;
+      if (answersRequest) {
+        if (this.fewAnswersLately && !this.answeredThisTurn && free) {
+          this.answeredThisTurn = true;
           this.commitPending();
         }
+      } else if (!scheduledBefore && this.quietLately && free) {
+        this.commitPending();
       }
     });
   }
@@ -98,8 +126,10 @@ export class GroupCommit {
 
   private flush(): void {
     this.scheduled = false;
+    this.answeredThisTurn = false;
     if (this.held > 0) return;
     this.quietLately = this.pending.length <= 1;
+    this.fewAnswersLately = this.pending.filter((item) => item.answersRequest).length <= 1;
     this.commitPending();
   }
 

@@ -17,6 +17,9 @@ import {
 } from '../task-rows.js';
 import type { Owner } from '../owner.js';
 
+/** A command's answer waits on its write: it is not held for a turn's group (`GroupCommit`). */
+const ANSWERS_REQUEST = { answersRequest: true };
+
 /** How many of a save's newest messages are checked against the store; the SDK only appends. */
 const SAVE_TAIL = 100;
 
@@ -122,7 +125,7 @@ export class SqliteWrites {
     return this.commits.write(() => {
       this.checkHistoryQuota(tasks.slice(0, -1), scope);
       for (const task of tasks) this.insertTask(task, scope);
-    });
+    }, ANSWERS_REQUEST);
   }
 
   /**
@@ -168,7 +171,7 @@ export class SqliteWrites {
       }
       head.status = status;
       return head;
-    });
+    }, ANSWERS_REQUEST);
   }
 
   /** The SDK's save: the row replaced, the newest messages not yet stored appended. */
