@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './vitest.sequencer.js';
 
 /**
  * Every package's tests. The harness splits into three projects (see
@@ -16,5 +17,6 @@ export default defineConfig({
     // 2-core machine is one at a time.
     // Three at once made timing-sensitive integration tests flaky in full runs; two keep them steady.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
