@@ -19,8 +19,12 @@ import {
   type HarnessDatabase,
 } from '../src/store/index.js';
 
-/** The shortest lease the config takes: a dead instance's lease lapses quickly. */
-const LEASE_MS = 1000;
+/**
+ * Short, so a dead instance's lease lapses quickly, but not the shortest the
+ * config takes: on a busy machine a 1 s lease of a live instance lapsed before
+ * its renewal, and the other's sweep rightly removed it.
+ */
+const LEASE_MS = 3000;
 
 let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
 let client: pg.Client;
@@ -87,9 +91,11 @@ describe('stale lease rows', () => {
     const args = ['--data', dataDir, '--config', config, '--database-url', database.url];
     const [dead, survivor] = await Promise.all([spawnHarness(args), spawnHarness(args)]);
     started.push(dead!, survivor!);
+    // Two instances starting at once on a busy machine may take a while to join.
     await waitFor(
       async () => (await leases()).length === 2 || undefined,
       'both instances to hold leases',
+      2400,
     );
 
     dead!.child.kill('SIGKILL');
@@ -99,7 +105,7 @@ describe('stale lease rows', () => {
     await waitFor(
       async () => !(await leases()).includes(idOf(dead!)) || undefined,
       'the dead instance’s lease to be removed',
-      1000,
+      2400,
     );
     // The survivor's own lease, renewed all along, stays.
     expect(await leases()).toEqual([idOf(survivor!)]);
