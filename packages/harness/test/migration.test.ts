@@ -12,7 +12,9 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/store/index.js';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
@@ -31,16 +33,66 @@ interface Manifest {
 const manifestOf = (name: string): Manifest =>
   JSON.parse(readFileSync(path.join(fixtures, name), 'utf8')) as Manifest;
 
-async function releaseSqlite(): Promise<{ options: { dataDir: string }; drop(): Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-release-'));
-  copyFileSync(path.join(fixtures, 'release-tasks.db'), path.join(dataDir, 'tasks.db'));
-  return { options: { dataDir }, drop: async () => undefined };
+/** A database for a harness to start on, and a way to look into it from outside. */
+interface TestDatabase {
+  kind: 'sqlite' | 'postgres';
+  options: { dataDir: string } | { databaseUrl: string };
+  /** Runs one statement on its own connection; the rows it returns. */
+  query(statement: string): Promise<unknown[]>;
+  drop(): Promise<void>;
 }
 
-async function releasePostgres(): Promise<{
-  options: { databaseUrl: string };
-  drop(): Promise<void>;
-}> {
+function sqliteDatabase(dataDir: string): TestDatabase {
+  return {
+    kind: 'sqlite',
+    options: { dataDir },
+    query: async (statement) => {
+      const raw = new SqliteDatabase(path.join(dataDir, 'tasks.db'));
+      try {
+        const prepared = raw.prepare(statement);
+        return prepared.reader ? prepared.all() : (prepared.run(), []);
+      } finally {
+        raw.close();
+      }
+    },
+    drop: async () => undefined,
+  };
+}
+
+function postgresDatabase(database: { url: string; drop(): Promise<void> }): TestDatabase {
+  return {
+    kind: 'postgres',
+    options: { databaseUrl: database.url },
+    query: async (statement) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query(statement)).rows;
+      } finally {
+        await client.end();
+      }
+    },
+    drop: database.drop,
+  };
+}
+
+/** Whether a table of that name exists, as SQL in either kind can say it. */
+const tableExists = async (database: TestDatabase, table: string) =>
+  (
+    await database.query(
+      database.kind === 'sqlite'
+        ? `select name from sqlite_master where type = 'table' and name = '${table}'`
+        : `select to_regclass('${table}') as name`,
+    )
+  ).some((row) => (row as { name: unknown }).name !== null);
+
+async function releaseSqlite(): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-release-'));
+  copyFileSync(path.join(fixtures, 'release-tasks.db'), path.join(dataDir, 'tasks.db'));
+  return sqliteDatabase(dataDir);
+}
+
+async function releasePostgres(): Promise<TestDatabase> {
   const database = await freshPostgresDatabase('release');
   execFileSync('psql', [
     '--quiet',
@@ -50,7 +102,7 @@ async function releasePostgres(): Promise<{
     '--file',
     path.join(fixtures, 'release-postgres.sql'),
   ]);
-  return { options: { databaseUrl: database.url }, drop: database.drop };
+  return postgresDatabase(database);
 }
 
 describe.each([
@@ -68,15 +120,14 @@ describe.each([
   },
 ])('a database made by the previous release, on $kind', ({ open, manifest, reads }) => {
   let harness: TestHarness | undefined;
-  let drop = async () => undefined as void;
+  let release: TestDatabase | undefined;
   afterAll(async () => {
     await harness?.stop();
-    await drop();
+    await release?.drop();
   });
 
   it('keeps every task, message and setting, and each old command sent again gets its own reply', async () => {
-    const release = await open();
-    drop = release.drop;
+    release = await open();
     harness = await startHarness({ ...release.options, config: { offline: { latencyMs: 0 } } });
     const url = harness.url;
     const recorded = JSON.parse(readFileSync(path.join(fixtures, reads), 'utf8')) as Record<
@@ -115,6 +166,51 @@ describe.each([
       message: userText('/title A newer title', { taskId: manifest.tasks[0] }),
     });
     expect(next.body.result.task.status.message.metadata).toEqual({ command: 'title' });
+  });
+
+  it("opens again without running the SDK's migrations, whose lock row, taken away, stays away", async () => {
+    await harness!.stop();
+    harness = undefined;
+    // The SDK's tool puts its lock row back whenever it runs, even with nothing to migrate.
+    await release!.query(`delete from a2a_migrations_lock`);
+    harness = await startHarness({ ...release!.options, config: { offline: { latencyMs: 0 } } });
+    expect(await release!.query(`select id from a2a_migrations_lock`)).toEqual([]);
+    const task = await rpc(harness.url, 'GetTask', { id: manifest.tasks[0] });
+    expect(task.body.result.metadata['a2a-harness'].title).toBe('A newer title');
+  });
+});
+
+describe.each([
+  {
+    kind: 'sqlite',
+    open: async () => sqliteDatabase(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-new-'))),
+  },
+  { kind: 'postgres', open: async () => postgresDatabase(await freshPostgresDatabase('new')) },
+])('a new database on $kind', ({ open }) => {
+  it("never gets the SDK's tables: not at a start, nor with a command and a turn, nor at the next start", async () => {
+    const database = await open();
+    const config = { offline: { latencyMs: 0 } };
+    let harness = await startHarness({ ...database.options, config });
+    try {
+      const turn = await rpc(harness.url, 'SendMessage', { message: userText('hello') });
+      const taskId = turn.body.result.task.id as string;
+      const command = await rpc(harness.url, 'SendMessage', {
+        message: userText('/title Kept', { taskId }),
+      });
+      expect(command.body.result.task.status.message.metadata).toEqual({ command: 'title' });
+      await harness.stop();
+      harness = await startHarness({ ...database.options, config });
+      const task = (await rpc(harness.url, 'GetTask', { id: taskId })).body.result;
+      expect(task.metadata['a2a-harness'].title).toBe('Kept');
+      for (const table of ['tasks', 'a2a_tasks_migrations', 'a2a_migrations_lock'])
+        expect({ table, exists: await tableExists(database, table) }).toEqual({
+          table,
+          exists: false,
+        });
+    } finally {
+      await harness.stop();
+      await database.drop();
+    }
   });
 });
 

@@ -1,14 +1,16 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import type { MessagesTable } from './messages-table.js';
 import { migrateHarnessTables } from './migrations.js';
+import {
+  needsSdkMigrations,
+  runSdkMigrations,
+  type SdkMigrationRunner,
+} from './sdk-tasks-table.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 
@@ -55,15 +57,22 @@ export async function openDatabase(
   wal: { checkpointMs?: number; restartBytes?: number } = {},
   /** On PostgreSQL: told of each connection the server ended or lost; the pool replaces it. */
   onConnectionLost: (error: Error) => void = () => undefined,
+  /** Runs the SDK's `a2a-db upgrade` (for tests, which count its runs). */
+  runSdkTool: SdkMigrationRunner = runSdkMigrations,
 ): Promise<HarnessDatabase> {
   const kind = kindOf(url);
   if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
-  await runSdkMigrations(url);
   const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url, onConnectionLost);
-  await migrateHarnessTables(db).catch(async (error: unknown) => {
+  try {
+    // The SDK's tool is a process of its own, seconds on a busy machine: only for a database
+    // whose SDK rows the harness's migrations have yet to copy.
+    const sdkRowsToCopy = await needsSdkMigrations(db).catch(failed('reading', url));
+    if (sdkRowsToCopy) await runSdkTool(url).catch(failed('migrating', url));
+    await migrateHarnessTables(db);
+  } catch (error) {
     await db.destroy();
     throw error;
-  });
+  }
   const createTables = async (schema: AnyKysely) => {
     for (const create of tables) await create(schema);
   };
@@ -158,14 +167,12 @@ function openPostgres(
   return db;
 }
 
-const execFileAsync = promisify(execFile);
-
 /** The page size of a new SQLite file: a command's rows (a few KB each) pack twice as densely. */
 export const SQLITE_PAGE_SIZE = 8192;
 
 /**
- * Creates a missing SQLite file with the harness's page size, in WAL mode, so
- * that the SDK's migrations build their tables in it. An existing file keeps its own.
+ * Creates a missing SQLite file with the harness's page size, in WAL mode. An
+ * existing file keeps its own.
  */
 function createSqliteFile(file: string): void {
   if (file === ':memory:' || existsSync(file)) return;
@@ -179,17 +186,10 @@ function createSqliteFile(file: string): void {
   }
 }
 
-/**
- * The SDK ships its task-table migrations only as the `a2a-db` command, so the
- * harness runs that command, with the same Node, before it opens the database.
- */
-async function runSdkMigrations(url: string): Promise<void> {
-  const sdkEntry = fileURLToPath(import.meta.resolve('@a2a-js/sdk'));
-  const cli = path.join(path.dirname(sdkEntry), 'cli', 'a2a_db.js');
-  try {
-    await execFileAsync(process.execPath, [cli, 'upgrade', '--url', url], { timeout: 60_000 });
-  } catch (error) {
+/** An error naming the database without its password, and what the SDK's tool said, if it ran. */
+function failed(doing: 'reading' | 'migrating', url: string): (error: unknown) => never {
+  return (error) => {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(`database migration failed for ${redactUrl(url)}: ${stderr || String(error)}`);
-  }
+    throw new Error(`${doing} the database ${redactUrl(url)} failed: ${stderr || String(error)}`);
+  };
 }

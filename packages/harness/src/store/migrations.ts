@@ -4,6 +4,7 @@ import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messa
 import { installCommandFunctionsV3 } from './postgres/command-functions-v3.js';
 import { installCommandFunctionsV4 } from './postgres/command-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
+import { hasSdkTasksTable, SDK_TASKS_TABLE } from './sdk-tasks-table.js';
 import type { TasksTable } from './task-rows.js';
 import { createTasksTable } from './tasks-table.js';
 
@@ -13,6 +14,11 @@ import { createTasksTable } from './tasks-table.js';
  * Migrator, which also keeps two instances starting together from running one
  * twice). A database made before this list existed starts at the first, which
  * finds its table already there.
+ *
+ * A database made since the harness has its own tasks table never has the
+ * SDK's: the steps written for that table (0003, 0005's index, 0008's copy and
+ * functions for instances of earlier releases) apply only where it exists, and
+ * no instance of an earlier release can be using a database without it.
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-messages': {
@@ -33,7 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   // PostgreSQL's command functions: the append builds the status with json_build_object and may notify.
   '0003-append-reply-v3': {
     async up(db) {
-      if (db.getExecutor().adapter instanceof PostgresAdapter) await installCommandFunctionsV3(db);
+      if (isPostgres(db) && (await hasSdkTasksTable(db))) await installCommandFunctionsV3(db);
     },
   },
   '0005-instance-leases': {
@@ -47,10 +53,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('expires_at', 'timestamptz', (column) => column.notNull())
         .execute();
       // The sweeps look for tasks left submitted or working: without it, a scan of every task.
+      if (!(await hasSdkTasksTable(db))) return;
       await db.schema
         .createIndex('a2a_harness_tasks_state')
         .ifNotExists()
-        .on('tasks')
+        .on(SDK_TASKS_TABLE)
         .columns(['status_state', 'status_last_updated'])
         .execute();
     },
@@ -65,11 +72,14 @@ const MIGRATIONS: Record<string, Migration> = {
   // The harness's own tasks table replaces the SDK's, which stays as it was and is no longer written.
   '0008-tasks-table': {
     async up(db) {
-      await createTasksTable(db as Kysely<TasksTable>);
-      if (db.getExecutor().adapter instanceof PostgresAdapter) await installCommandFunctionsV4(db);
+      const earlierRelease = await hasSdkTasksTable(db);
+      await createTasksTable(db as Kysely<TasksTable>, earlierRelease);
+      if (isPostgres(db)) await installCommandFunctionsV4(db, earlierRelease);
     },
   },
 };
+
+const isPostgres = (db: AnyKysely) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Brings the harness's tables up to the latest version. */
 export async function migrateHarnessTables(db: AnyKysely): Promise<void> {

@@ -1,20 +1,22 @@
 import { sql, type Kysely } from 'kysely';
+import { SDK_TASKS_TABLE } from './sdk-tasks-table.js';
 import { RUNNING_STATES, TASKS_TABLE, type TasksTable } from './task-rows.js';
-
-/** The SDK's task table, which the harness's tasks table replaced (migration 0008). */
-const SDK_TASKS_TABLE = 'tasks';
 
 /**
  * Makes the harness's tasks table (`task-rows.ts`) with the indexes its reads
- * need, and carries over every task the SDK's table holds. Task ids are
- * unique across owners (the messages table already keys history by id alone),
- * so the id alone is the key; `tenant` and `owner` scope every read.
+ * need, and carries over every task the SDK's table holds, when there is one
+ * (`fromSdkTable`). Task ids are unique across owners (the messages table
+ * already keys history by id alone), so the id alone is the key; `tenant` and
+ * `owner` scope every read.
  *
  * Each index costs every new task a page written, so there are only the ones
  * the reads need (test/task-indexes.test.ts explains each read): a new task
  * waiting for input writes its row, its key and two indexes.
  */
-export async function createTasksTable(db: Kysely<TasksTable>): Promise<void> {
+export async function createTasksTable(
+  db: Kysely<TasksTable>,
+  fromSdkTable: boolean,
+): Promise<void> {
   await db.schema
     .createTable(TASKS_TABLE)
     .addColumn('id', 'text', (column) => column.primaryKey())
@@ -48,6 +50,7 @@ export async function createTasksTable(db: Kysely<TasksTable>): Promise<void> {
     .columns(['state', 'updated_ms'])
     .where(sql<boolean>`state in ${RUNNING_STATES}`)
     .execute();
+  if (!fromSdkTable) return;
   await sql`
     insert into ${sql.table(TASKS_TABLE)}
       (id, tenant, owner, context_id, state, updated_ms, status, artifacts, metadata)

@@ -148,10 +148,16 @@ $fn$`;
 
 /**
  * Installs the functions as migration 0008 leaves them (`migrations.ts`): the
- * current ones on the harness's tasks table, and the previous names as calls
- * of them (earlier names already call those).
+ * current ones on the harness's tasks table and, for instances of earlier
+ * releases (`earlierReleases`), the previous names as calls of them (earlier
+ * names already call those). Those take rows of the SDK's `tasks` table, so
+ * they need it; a new database has neither it nor such instances.
  */
-export async function installCommandFunctionsV4(db: AnyKysely): Promise<void> {
-  for (const definition of [insertTasks, appendReply, taskRowsOfV2, appendReplyV3, insertTasksV2])
+export async function installCommandFunctionsV4(
+  db: AnyKysely,
+  earlierReleases: boolean,
+): Promise<void> {
+  const previous = earlierReleases ? [taskRowsOfV2, appendReplyV3, insertTasksV2] : [];
+  for (const definition of [insertTasks, appendReply, ...previous])
     await sql.raw(definition).execute(db);
 }
