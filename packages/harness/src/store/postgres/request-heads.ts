@@ -11,14 +11,12 @@ type SeenMetadata = Map<string, string | null>;
 /**
  * A command's reads of a task's head on PostgreSQL, remembered by request (its
  * call context) for the same request's write: the head read with the retry
- * check (so the command needs no second read), the metadata a change is
- * computed from, and the head its reply's notice is made from.
+ * check (so the command needs no second read), and the metadata a change is
+ * computed from.
  */
 export class RequestHeads {
   /** By request: the metadata its head read saw. */
   private readonly seen = new WeakMap<object, SeenMetadata>();
-  /** By request: the heads it read, by task, for the notice of its reply (`ReplyNotices`). */
-  private readonly readHeads = new WeakMap<object, Map<string, TaskHead>>();
   /** By request: heads read with its retry check, by task (null: the caller has no such task). */
   private readonly prefetched = new WeakMap<object, Map<string, HeadRow | null>>();
 
@@ -67,23 +65,13 @@ export class RequestHeads {
       (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
     if (!row) return undefined;
     const head = headOfRow(taskId, row);
-    if (reader) {
-      this.remember(reader, taskId, row.metadata);
-      let heads = this.readHeads.get(reader);
-      if (!heads) this.readHeads.set(reader, (heads = new Map()));
-      heads.set(taskId, head);
-    }
+    if (reader) this.remember(reader, taskId, row.metadata);
     return head;
   }
 
   /** The metadata `reader` saw of the task; undefined when it read no head of it. */
   seenMetadata(reader: object, taskId: string): string | null | undefined {
     return this.seen.get(reader)?.get(taskId);
-  }
-
-  /** The head `reader` read of the task, if any. */
-  headRead(reader: object, taskId: string): TaskHead | undefined {
-    return this.readHeads.get(reader)?.get(taskId);
   }
 
   async readHead(taskId: string, scope: Owner): Promise<HeadRow | undefined> {
