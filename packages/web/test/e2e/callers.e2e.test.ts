@@ -62,7 +62,8 @@ it('each principal sees their own commands; /deploy runs for one and is text for
   const composer = composerOf(bob);
   await composer.fill('/deploy web');
   await composer.press('Enter');
-  await bob.getByText('You said: /deploy web').waitFor();
+  // The model's echo; the sent line's own bubble also reads "You said: /deploy web" to a screen reader.
+  await bob.locator('p', { hasText: 'You said: /deploy web' }).waitFor();
   expect(await bob.locator('article.reply[data-command="deploy"]').count()).toBe(0);
 }, 120_000);
 
