@@ -193,3 +193,45 @@ describe('item 7: internal errors reach clients', () => {
     expect(logged?.requestId).toBe(requestId);
   });
 });
+
+describe('a client that asks to close the connection', () => {
+  /** One request with `Connection: close`, as curl and HTTP/1.0 clients send it; the answer's head, once the server has closed. */
+  async function askingToClose(body: object): Promise<string> {
+    const json = JSON.stringify(body);
+    const { socket, closed, connected, received } = connect(harness!.url);
+    await connected;
+    socket.write(
+      [
+        'POST /a2a/jsonrpc HTTP/1.1',
+        `Host: ${new URL(harness!.url).host}`,
+        'Content-Type: application/json',
+        'A2A-Version: 1.0',
+        'Connection: close',
+        `Content-Length: ${Buffer.byteLength(json)}`,
+        '',
+        json,
+      ].join('\r\n'),
+    );
+    await closed;
+    return received().split('\r\n\r\n')[0]!;
+  }
+
+  // RFC 9112 §9.6: the server closes the connection after its response.
+  it.each([
+    ['SendMessage', 'a plain answer'],
+    ['SendStreamingMessage', 'an event stream, whose headers say keep-alive by default'],
+  ])('%s (%s): the answer says Connection: close, and the server closes', async (method) => {
+    harness = await startHarness();
+    const head = await askingToClose({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        message: { messageId: `m-${method}`, role: 'ROLE_USER', parts: [{ text: '/help' }] },
+      },
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    expect(head.toLowerCase()).toContain('connection: close');
+    expect(head.toLowerCase()).not.toContain('connection: keep-alive');
+  });
+});

@@ -21,6 +21,23 @@ export function applyConnectionLimits(
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs);
 }
 
+/**
+ * RFC 9112 §9.6: a client that sends `Connection: close` has its connection
+ * closed after the response. The SDK sets `Connection: keep-alive` on every
+ * event stream, and Node takes that header as the response's choice, so the
+ * socket stayed open until the keep-alive timeout. Node has already decided
+ * from the request (`shouldKeepAlive`) when the server gets the response; one
+ * that must close keeps that decision. An own property, because Express
+ * replaces the prototype of the responses it serves.
+ */
+export function keepCloseAsked(res: ServerResponse): void {
+  if (res.shouldKeepAlive) return;
+  const setHeader = res.setHeader;
+  res.setHeader = function (this: ServerResponse, name, value) {
+    return name.toLowerCase() === 'connection' ? this : setHeader.call(this, name, value);
+  };
+}
+
 /** How long a refused request's connection may go on sending before it is dropped, at most... */
 export const LINGER_MS = 3000;
 /** ...and how long it may pause between chunks... */

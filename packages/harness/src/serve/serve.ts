@@ -6,7 +6,7 @@ import type { HarnessConfig } from '../config/config.js';
 import type { ApiKeys } from './api-keys.js';
 import { resolveLimits } from '../config/limits.js';
 import { createApp } from './app.js';
-import { applyConnectionLimits, TIMEOUT_CHECK_MS } from './connections.js';
+import { applyConnectionLimits, keepCloseAsked, TIMEOUT_CHECK_MS } from './connections.js';
 import { createHarness, type Harness } from './harness.js';
 import type { GrpcListening } from './grpc/grpc-server.js';
 import { jsonRpcLane } from './jsonrpc-lane/index.js';
@@ -63,7 +63,10 @@ export interface RunningHarness {
 export async function serve(options: ServeOptions): Promise<RunningHarness> {
   const limits = resolveLimits(options.config.limits);
   const startUp = startUpSwitch();
-  const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, startUp.listener);
+  const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
+    keepCloseAsked(res);
+    startUp.listener(req, res);
+  });
   applyConnectionLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
