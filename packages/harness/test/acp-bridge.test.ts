@@ -48,7 +48,15 @@ beforeAll(async () => {
   bridge = await startHarnessBridge();
 });
 
+/**
+ * A second client, as an editor that loads tasks: one for the file, started by the first
+ * test that needs it; each test reads only its own session's updates.
+ */
+let editorBridge: Promise<BridgeProcess> | undefined;
+const startEditor = () => (editorBridge ??= startHarnessBridge());
+
 afterAll(async () => {
+  await (await editorBridge)?.close();
   await bridge?.close();
   await harness?.stop();
   await model?.close();
@@ -169,40 +177,36 @@ describe('session/load', () => {
       const taskId = taskIdOf(bridge, sessionId)!;
       expect(taskId).toBeDefined();
 
-      const editor = await startHarnessBridge();
-      try {
-        // The editor finds the task among the sessions it can load.
-        const { sessions } = await editor.connection.agent.request(methods.agent.session.list, {
-          cwd: '/tmp',
-        });
-        expect(sessions.map((session) => session.sessionId)).toContain(taskId);
-        await editor.connection.agent.request(methods.agent.session.load, {
-          sessionId: taskId,
-          cwd: '/tmp',
-          mcpServers: [],
-        });
-        const replay = updatesOf(editor, taskId);
-        const said = replay.flatMap((update) =>
-          (update.sessionUpdate === 'user_message_chunk' ||
-            update.sessionUpdate === 'agent_message_chunk') &&
-          update.content.type === 'text'
-            ? [[update.sessionUpdate, update.content.text]]
-            : [],
-        );
-        expect(said).toEqual([
-          ['user_message_chunk', 'remember the lighthouse'],
-          ['agent_message_chunk', expect.stringContaining('You said: remember the lighthouse')],
-          ['user_message_chunk', '/model offline/echo'],
-          ['agent_message_chunk', expect.stringMatching(/^\*\*\/model\*\*\n\n/)],
-        ]);
-        await until(() => commandNames(editor, taskId)?.includes('help'), 'the command list');
-        // The loaded session goes on in the same task.
-        const from = editor.notifications.length;
-        await prompt(editor, taskId, 'what did I ask?');
-        expect(agentText(updatesOf(editor, taskId, from))).toContain('I got 3 messages');
-      } finally {
-        await editor.close();
-      }
+      const editor = await startEditor();
+      // The editor finds the task among the sessions it can load.
+      const { sessions } = await editor.connection.agent.request(methods.agent.session.list, {
+        cwd: '/tmp',
+      });
+      expect(sessions.map((session) => session.sessionId)).toContain(taskId);
+      await editor.connection.agent.request(methods.agent.session.load, {
+        sessionId: taskId,
+        cwd: '/tmp',
+        mcpServers: [],
+      });
+      const replay = updatesOf(editor, taskId);
+      const said = replay.flatMap((update) =>
+        (update.sessionUpdate === 'user_message_chunk' ||
+          update.sessionUpdate === 'agent_message_chunk') &&
+        update.content.type === 'text'
+          ? [[update.sessionUpdate, update.content.text]]
+          : [],
+      );
+      expect(said).toEqual([
+        ['user_message_chunk', 'remember the lighthouse'],
+        ['agent_message_chunk', expect.stringContaining('You said: remember the lighthouse')],
+        ['user_message_chunk', '/model offline/echo'],
+        ['agent_message_chunk', expect.stringMatching(/^\*\*\/model\*\*\n\n/)],
+      ]);
+      await until(() => commandNames(editor, taskId)?.includes('help'), 'the command list');
+      // The loaded session goes on in the same task.
+      const from = editor.notifications.length;
+      await prompt(editor, taskId, 'what did I ask?');
+      expect(agentText(updatesOf(editor, taskId, from))).toContain('I got 3 messages');
     },
     SECOND_BRIDGE_MS,
   );
@@ -210,7 +214,7 @@ describe('session/load', () => {
   it(
     'joins a running answer from the answer so far and follows it to the end',
     async () => {
-      const editor = await startHarnessBridge();
+      const editor = await startEditor();
       const sessionId = await newSession(bridge);
       await prompt(bridge, sessionId, '/model openai/gpt-test');
       // The answer goes on, a word every 100 ms, until the editor has joined it.
@@ -247,7 +251,6 @@ describe('session/load', () => {
         );
       } finally {
         joined();
-        await editor.close();
       }
     },
     SECOND_BRIDGE_MS,

@@ -129,7 +129,7 @@ describe('a2a-harness chat in a terminal', () => {
   /** The chat's own rows: header first, footer last (tmux adds the empty cursor row). */
   const footer = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
 
-  it('completes /mo, shows the hint, sends, shows the tagged reply and follows a sub-task link', async () => {
+  it('completes /mo, shows the hint, sends, shows the tagged reply, follows a sub-task link; Ctrl+Z with no job control says so', async () => {
     terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 100, rows: 30 });
     await terminal.waitFor('Connected to a2a-harness', 60_000);
     expect(terminal.screen().split('\n')[0]).toMatch(/^◆ a2a-harness · http:\/\/127\.0\.0\.1:\d+/);
@@ -191,6 +191,16 @@ describe('a2a-harness chat in a terminal', () => {
       );
       writeFileSync(path.resolve(file), screens.join('\n'));
     }
+
+    // Ctrl+Z where nothing can suspend the chat: run as the terminal's own command, the
+    // chat's process group has no shell to continue it. It says so and goes on.
+    terminal.keys('C-z');
+    await terminal.waitFor(
+      (s) => s.includes('◆ a2a-harness') && s.includes('Ctrl+Z cannot suspend the chat here'),
+    );
+    terminal.type('still here');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: still here');
 
     // Two Ctrl+C quit; the shell's screen comes back with one line to resume from.
     terminal.keys('C-c');
@@ -283,19 +293,6 @@ describe('a2a-harness chat in a terminal', () => {
     terminal.type('hello again');
     terminal.keys('Enter');
     await terminal.waitFor('You said: hello again');
-  }, 120_000);
-
-  it('Ctrl+Z where nothing can suspend the chat (no job control): it says so and goes on', async () => {
-    // Run as the terminal's own command, the chat's process group has no shell to continue it.
-    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 90, rows: 24 });
-    await terminal.waitFor('Connected to a2a-harness', 60_000);
-    terminal.keys('C-z');
-    await terminal.waitFor(
-      (s) => s.includes('◆ a2a-harness') && s.includes('Ctrl+Z cannot suspend the chat here'),
-    );
-    terminal.type('still here');
-    terminal.keys('Enter');
-    await terminal.waitFor('You said: still here');
   }, 120_000);
 
   it('NO_COLOR: no colours on screen; bold and the inverse cursor stay', async () => {

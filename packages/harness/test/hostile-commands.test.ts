@@ -160,10 +160,16 @@ describe('item 11: custom command prompts obey limits.textChars', () => {
     expect(reply.data.task_ref).toEqual(expect.any(String));
     expect(reply.data.prompt.length).toBeLessThanOrEqual(2000);
     expect(reply.data.prompt_truncated).toBe(true);
-    const sub = await waitFor(async () => {
-      const task = (await rpc(harness!.url, 'GetTask', { id: reply.data.task_ref })).body.result;
-      return task.history?.length ? task : undefined;
-    }, 'the sub-task');
+    // Up to the test's own timeout: waitFor's default of 200 tries is about 5 s, which a
+    // sub-task's first turn can take on a loaded machine.
+    const sub = await waitFor(
+      async () => {
+        const task = (await rpc(harness!.url, 'GetTask', { id: reply.data.task_ref })).body.result;
+        return task.history?.length ? task : undefined;
+      },
+      'the sub-task',
+      2000,
+    );
     expect(sub.history[0].parts[0].text).toBe('b'.repeat(9000));
   });
 });

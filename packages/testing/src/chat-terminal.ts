@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -31,6 +31,8 @@ export function cliCommand(args: string[]): string {
  */
 export class TmuxTerminal {
   private socketPath = '';
+  /** Where tmux copies the command's output: it grows when the screen may have changed. */
+  private outputFile = '';
 
   private constructor(private readonly socket: string) {}
 
@@ -48,6 +50,14 @@ export class TmuxTerminal {
       `${command}; echo "[exited $?]"; sleep 600`,
     );
     terminal.socketPath = terminal.tmux('display-message', '-p', '#{socket_path}').trim();
+    // A copy of the output lets waitFor read the screen only after something was drawn,
+    // instead of starting a tmux client every few milliseconds.
+    terminal.outputFile = path.join(
+      mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-output-')),
+      'output',
+    );
+    writeFileSync(terminal.outputFile, '');
+    terminal.tmux('pipe-pane', '-o', `cat >> '${terminal.outputFile}'`);
     return terminal;
   }
 
@@ -89,9 +99,11 @@ export class TmuxTerminal {
   }
 
   /**
-   * Polls the screen until `expected` shows (or `check` passes); fails with the
-   * screen. The deadline bounds a hang: on a loaded machine, drawing a long
-   * input key by key took the chat over 15 s.
+   * Reads the screen until `expected` shows (or `check` passes); fails with the
+   * screen. It reads again when the command has written more (a resize is drawn
+   * by the command too), and at least once a second in case a change came
+   * without output. The deadline bounds a hang: on a loaded machine, drawing a
+   * long input key by key took the chat over 15 s.
    */
   async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = 60_000) {
     const check =
@@ -101,12 +113,25 @@ export class TmuxTerminal {
             typeof expected === 'string' ? screen.includes(expected) : expected.test(screen);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      const written = this.outputSize();
       const screen = this.screen();
       if (check(screen)) return screen;
       if (Date.now() > deadline) {
         throw new Error(`timed out waiting for ${String(expected)}; the screen:\n${screen}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const recheck = Date.now() + 1000;
+      while (this.outputSize() === written && Date.now() < recheck) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  /** How many bytes the command has written so far. */
+  private outputSize(): number {
+    try {
+      return statSync(this.outputFile).size;
+    } catch {
+      return -1;
     }
   }
 
@@ -118,6 +143,7 @@ export class TmuxTerminal {
       // Already gone.
     }
     if (this.socketPath) rmSync(this.socketPath, { force: true });
+    if (this.outputFile) rmSync(path.dirname(this.outputFile), { recursive: true, force: true });
   }
 
   private tmux(...args: string[]): string {

@@ -8,7 +8,9 @@ export interface RawResponse {
 
 /**
  * One request written byte for byte on a fresh socket, as curl sends it
- * (`Connection: close`, `Content-Length`), and the response read to the end.
+ * (`Connection: close`, `Content-Length`), and the response read to its end:
+ * where its length or last chunk says, as curl stops (a server may keep the
+ * socket open after a stream), or else where the server closes.
  */
 export function rawRequest(
   baseUrl: string,
@@ -29,13 +31,48 @@ export function rawRequest(
   ];
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => resolve(parseResponse(received)));
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      resolve(parseResponse(Buffer.concat(chunks).toString('utf8')));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (isComplete(Buffer.concat(chunks), method)) finish();
+    });
+    socket.on('error', (error) => {
+      if (!done) reject(error);
+    });
+    socket.on('end', finish);
     socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
   });
+}
+
+/** Whether `raw` holds a whole response: by Content-Length, or to the last chunk. */
+function isComplete(raw: Buffer, method: string): boolean {
+  const split = raw.indexOf('\r\n\r\n');
+  if (split === -1) return false;
+  const head = raw.subarray(0, split).toString('latin1').toLowerCase();
+  const status = Number(head.split(' ')[1]);
+  if (method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200)) {
+    return status >= 200;
+  }
+  let rest = raw.subarray(split + 4);
+  if (/\r\ntransfer-encoding:\s*chunked/.test(head)) {
+    for (;;) {
+      const lineEnd = rest.indexOf('\r\n');
+      if (lineEnd === -1) return false;
+      const size = parseInt(rest.subarray(0, lineEnd).toString('latin1'), 16);
+      if (size === 0) return rest.includes('\r\n\r\n', lineEnd);
+      if (rest.length < lineEnd + 2 + size + 2) return false;
+      rest = rest.subarray(lineEnd + 2 + size + 2);
+    }
+  }
+  const length = /\r\ncontent-length:\s*(\d+)/.exec(head);
+  return length ? rest.length >= Number(length[1]) : false;
 }
 
 function parseResponse(raw: string): RawResponse {
