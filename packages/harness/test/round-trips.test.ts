@@ -120,23 +120,23 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
     expect(trips).toBe(2);
   });
 
-  it("a turn that creates its task, from the message to its ending: 30 (its start 6, the claim 4, two reads, the ending 8, the answer 4, the row's removal 1, the next claim 5)", async () => {
+  it("a turn that creates its task, from the message to its ending: 27 (its start 6, the claim 4, two reads, the ending 8, the answer 1, the row's removal 1, the next claim 5)", async () => {
     const trips = await roundTripsOf(
       setup,
       () => rpc(setup.harness.url, 'SendMessage', { message: userText('hello') }),
       { counts: turnWrite },
     );
-    expect(trips).toBe(30);
+    expect(trips).toBe(27);
   });
 
-  it("a turn on an existing task, from the message to its ending: 35 (the retry check and the running turn read 2, its queueing 9, then as a new task's from the claim on)", async () => {
+  it("a turn on an existing task, from the message to its ending: 32 (the retry check and the running turn read 2, its queueing 9, then as a new task's from the claim on)", async () => {
     const taskId = await newTask(setup);
     const trips = await roundTripsOf(
       setup,
       () => rpc(setup.harness.url, 'SendMessage', { message: userText('hello', { taskId }) }),
       { counts: turnWrite },
     );
-    expect(trips).toBe(35);
+    expect(trips).toBe(32);
   });
 
   it("/fork of a task with history: 14 (the copy and the quota check under the owner's lock, then the reply, in one transaction of 11)", async () => {
@@ -149,14 +149,14 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
     expect(trips).toBe(14);
   });
 
-  it('/spawn: a sub-task, and its turn to its ending: 36', async () => {
+  it('/spawn: a sub-task, and its turn to its ending: 33', async () => {
     const taskId = await newTask(setup);
     const trips = await roundTripsOf(
       setup,
       () => rpc(setup.harness.url, 'SendMessage', { message: userText('/spawn hi', { taskId }) }),
       { counts: turnWrite },
     );
-    expect(trips).toBe(36);
+    expect(trips).toBe(33);
   });
 });
 
@@ -204,7 +204,7 @@ describe('round trips of a running turn, counted on the wire', () => {
     expect(trips).toBe(11);
   });
 
-  it("/stop of a running turn, its ending included: 21 (the retry check and two reads of the turn rows, the turn's ending 8, the command's reply 1, then as CancelTask's two reads and the next claim)", async () => {
+  it("/stop of a running turn, its ending included: 18 (the retry check and two reads of the turn rows, the turn's ending 8, the command's reply 1, the answer so far 1, then as CancelTask's two reads and the next claim)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) =>
@@ -213,7 +213,7 @@ describe('round trips of a running turn, counted on the wire', () => {
         }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(21);
+    expect(trips).toBe(18);
   });
 
   it("CancelTask of a running turn, its ending included: 13 (the owner's read, the cancel in one transaction of 6, two reads, the next claim 4)", async () => {

@@ -3,6 +3,7 @@ import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
 import { installCommandFunctionsV3 } from './postgres/command-functions-v3.js';
 import { installCommandFunctionsV4 } from './postgres/command-functions.js';
+import { installTurnFunctionsV1 } from './postgres/turn-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
 import { existingTables, hasSdkTasksTable, SDK_TASKS_TABLE } from './sdk-tasks-table.js';
 import type { TasksTable } from './task-rows.js';
@@ -80,6 +81,12 @@ const MIGRATIONS: Record<string, Migration> = {
       const earlierRelease = await hasSdkTasksTable(db);
       await createTasksTable(db as Kysely<TasksTable>, earlierRelease);
       if (isPostgres(db)) await installCommandFunctionsV4(db, earlierRelease);
+    },
+  },
+  // PostgreSQL's turn functions: a turn's answer in one call.
+  '0009-turn-functions': {
+    async up(db) {
+      if (isPostgres(db)) await installTurnFunctionsV1(db);
     },
   },
 };
