@@ -230,6 +230,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0006-push-configs',
         '0007-instance-names',
         '0008-tasks-table',
+        '0009-turn-functions',
       ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {

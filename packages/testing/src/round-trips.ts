@@ -12,6 +12,8 @@ export interface RoundTripCounter {
   count(): number;
   /** The text of each simple query and each statement parsed, in order: for messages. */
   statements: string[];
+  /** Each round trip's statement (the last one bound before its sync), in order. */
+  trips: string[];
   close(): Promise<void>;
 }
 
@@ -19,12 +21,16 @@ export async function countRoundTrips(target: string): Promise<RoundTripCounter>
   const upstream = new URL(target);
   let count = 0;
   const statements: string[] = [];
+  const trips: string[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     const server = connect(Number(upstream.port || 5432), upstream.hostname);
     sockets.add(client).add(server);
     let buffer = Buffer.alloc(0);
     let started = false;
+    // Prepared statements by name, on this connection: a named one is parsed once, bound often.
+    const prepared = new Map<string, string>();
+    let bound = '';
     client.on('data', (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       for (;;) {
@@ -41,7 +47,18 @@ export async function countRoundTrips(target: string): Promise<RoundTripCounter>
           const type = String.fromCharCode(buffer[0]!);
           if (type === 'Q' || type === 'S') count += 1;
           if (type === 'Q') statements.push(cString(buffer, 5));
-          if (type === 'P') statements.push(cString(buffer, 5 + cString(buffer, 5).length + 1));
+          if (type === 'Q') trips.push(cString(buffer, 5));
+          if (type === 'S') trips.push(bound);
+          if (type === 'P') {
+            const name = cString(buffer, 5);
+            const text = cString(buffer, 5 + name.length + 1);
+            statements.push(text);
+            prepared.set(name, text);
+          }
+          if (type === 'B') {
+            const portal = cString(buffer, 5);
+            bound = prepared.get(cString(buffer, 5 + portal.length + 1)) ?? '';
+          }
         }
         buffer = buffer.subarray(length);
       }
@@ -64,6 +81,7 @@ export async function countRoundTrips(target: string): Promise<RoundTripCounter>
     url: url.toString(),
     count: () => count,
     statements,
+    trips,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

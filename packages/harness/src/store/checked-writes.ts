@@ -1,4 +1,4 @@
-import { TaskState, type Artifact, type Message, type Task } from '@a2a-js/sdk';
+import { TaskState, type Message, type Task } from '@a2a-js/sdk';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { KeyedLock, withoutReplyTags } from 'a2a-commands/server/internal';
 import type { Kysely } from 'kysely';
@@ -14,7 +14,7 @@ import {
 } from './messages-table.js';
 import type { Owner } from './owner.js';
 import { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
-import { readHead, upsertTask, writeArtifacts, writeHead } from './task-head-sql.js';
+import { readHead, upsertTask, writeHead } from './task-head-sql.js';
 
 /** Rows a single INSERT carries (4 parameters each). */
 const INSERT_BATCH = 1000;
@@ -35,7 +35,7 @@ export interface CheckedWritesOptions {
  * The changes a repository's own statements do not make yet, in one kysely
  * transaction each, on the same rows (`task-head-sql.ts`, `messages-table.ts`):
  * a change with a cluster write alongside, a fork under the history quota,
- * the SDK's save, a turn's answer. Both repositories use it.
+ * the SDK's save. Both repositories use it.
  */
 export class CheckedWrites {
   /** One writer of a task at a time in this process: a busy task's writers stay off the pool. */
@@ -126,10 +126,6 @@ export class CheckedWrites {
       await writeHead(db, owner, head);
       return head;
     });
-  }
-
-  keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
-    return this.write(taskId, (db) => writeArtifacts(db, owner, taskId, [answer]));
   }
 
   private write<T>(taskId: string, change: (db: Kysely<MessagesTable>) => Promise<T>): Promise<T> {

@@ -5,12 +5,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import type { MessagesTable } from './messages-table.js';
-import { migrateHarnessTables } from './migrations.js';
-import {
-  needsSdkMigrations,
-  runSdkMigrations,
-  type SdkMigrationRunner,
-} from './sdk-tasks-table.js';
+import { migrateHarnessTables, needsSdkMigrations } from './migrations.js';
+import { runSdkMigrations, type SdkMigrationRunner } from './sdk-tasks-table.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 

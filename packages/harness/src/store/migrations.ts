@@ -3,14 +3,20 @@ import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
 import { installCommandFunctionsV3 } from './postgres/command-functions-v3.js';
 import { installCommandFunctionsV4 } from './postgres/command-functions.js';
+import { installTurnFunctionsV1 } from './postgres/turn-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
-import { hasSdkTasksTable, SDK_TASKS_TABLE } from './sdk-tasks-table.js';
+import { existingTables, hasSdkTasksTable, SDK_TASKS_TABLE } from './sdk-tasks-table.js';
 import type { TasksTable } from './task-rows.js';
 import { createTasksTable } from './tasks-table.js';
 
+/** Where kysely's Migrator records the migrations that ran. */
+export const HARNESS_MIGRATIONS_TABLE = 'a2a_harness_migrations';
+/** The migration that copies the SDK's task table into the harness's own. */
+export const TASKS_TABLE_MIGRATION = '0008-tasks-table';
+
 /**
  * The harness's own tables, in versions: each migration runs once per
- * database, in name order, recorded in `a2a_harness_migrations` (kysely's
+ * database, in name order, recorded in `HARNESS_MIGRATIONS_TABLE` (kysely's
  * Migrator, which also keeps two instances starting together from running one
  * twice). A database made before this list existed starts at the first, which
  * finds its table already there.
@@ -70,11 +76,17 @@ const MIGRATIONS: Record<string, Migration> = {
     up: (db) => db.schema.alterTable('a2a_harness_instances').addColumn('name', 'text').execute(),
   },
   // The harness's own tasks table replaces the SDK's, which stays as it was and is no longer written.
-  '0008-tasks-table': {
+  [TASKS_TABLE_MIGRATION]: {
     async up(db) {
       const earlierRelease = await hasSdkTasksTable(db);
       await createTasksTable(db as Kysely<TasksTable>, earlierRelease);
       if (isPostgres(db)) await installCommandFunctionsV4(db, earlierRelease);
+    },
+  },
+  // PostgreSQL's turn functions: a turn's answer in one call.
+  '0009-turn-functions': {
+    async up(db) {
+      if (isPostgres(db)) await installTurnFunctionsV1(db);
     },
   },
 };
@@ -86,8 +98,8 @@ export async function migrateHarnessTables(db: AnyKysely): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(MIGRATIONS) },
-    migrationTableName: 'a2a_harness_migrations',
-    migrationLockTableName: 'a2a_harness_migrations_lock',
+    migrationTableName: HARNESS_MIGRATIONS_TABLE,
+    migrationLockTableName: `${HARNESS_MIGRATIONS_TABLE}_lock`,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
@@ -96,6 +108,22 @@ export async function migrateHarnessTables(db: AnyKysely): Promise<void> {
       `migrating the harness's tables failed${failed ? ` at ${failed}` : ''}: ${String(error)}`,
     );
   }
+}
+
+/**
+ * Whether the SDK's migrations must run before the harness's: only when its
+ * task table exists and migration 0008 has not yet copied it, since the copy
+ * reads the columns the SDK's latest migrations give it. A new database, and
+ * one already past 0008, never need them.
+ */
+export async function needsSdkMigrations(db: AnyKysely): Promise<boolean> {
+  const tables = await existingTables(db, [SDK_TASKS_TABLE, HARNESS_MIGRATIONS_TABLE]);
+  if (!tables.has(SDK_TASKS_TABLE)) return false;
+  if (!tables.has(HARNESS_MIGRATIONS_TABLE)) return true;
+  const { rows } = await sql`
+    select 1 from ${sql.table(HARNESS_MIGRATIONS_TABLE)}
+    where name = ${TASKS_TABLE_MIGRATION}`.execute(db);
+  return rows.length === 0;
 }
 
 /** Rows read at a time while linking stored replies. */

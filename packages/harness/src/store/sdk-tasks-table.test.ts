@@ -5,7 +5,12 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { AnyKysely } from './advisory-locks.js';
-import { hasSdkTasksTable, needsSdkMigrations } from './sdk-tasks-table.js';
+import {
+  HARNESS_MIGRATIONS_TABLE,
+  needsSdkMigrations,
+  TASKS_TABLE_MIGRATION,
+} from './migrations.js';
+import { hasSdkTasksTable } from './sdk-tasks-table.js';
 
 /** A SQLite file holding `statements`' tables, read through Kysely as the harness reads it. */
 async function withFile<T>(statements: string[], read: (db: AnyKysely) => Promise<T>): Promise<T> {
@@ -21,10 +26,9 @@ async function withFile<T>(statements: string[], read: (db: AnyKysely) => Promis
 }
 
 const SDK_TASKS = 'create table tasks (id text primary key)';
-const HARNESS_MIGRATIONS =
-  'create table a2a_harness_migrations (name varchar(255) primary key, timestamp varchar(255))';
+const HARNESS_MIGRATIONS = `create table ${HARNESS_MIGRATIONS_TABLE} (name varchar(255) primary key, timestamp varchar(255))`;
 const recorded = (name: string) =>
-  `insert into a2a_harness_migrations values ('${name}', '2026-12-01T00:00:00.000Z')`;
+  `insert into ${HARNESS_MIGRATIONS_TABLE} values ('${name}', '2026-12-01T00:00:00.000Z')`;
 
 describe("whether the SDK's migrations must run first", () => {
   it.each([
@@ -41,12 +45,12 @@ describe("whether the SDK's migrations must run first", () => {
     },
     {
       database: 'one its tasks were copied from',
-      statements: [SDK_TASKS, HARNESS_MIGRATIONS, recorded('0008-tasks-table')],
+      statements: [SDK_TASKS, HARNESS_MIGRATIONS, recorded(TASKS_TABLE_MIGRATION)],
       needed: false,
     },
     {
       database: "one made without the SDK's table",
-      statements: [HARNESS_MIGRATIONS, recorded('0008-tasks-table')],
+      statements: [HARNESS_MIGRATIONS, recorded(TASKS_TABLE_MIGRATION)],
       needed: false,
     },
   ])('$database: $needed', async ({ statements, needed }) => {

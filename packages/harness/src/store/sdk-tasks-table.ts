@@ -12,11 +12,8 @@ import type { AnyKysely } from './advisory-locks.js';
  */
 export const SDK_TASKS_TABLE = 'tasks';
 
-const HARNESS_MIGRATIONS_TABLE = 'a2a_harness_migrations';
-const TASKS_TABLE_MIGRATION = '0008-tasks-table';
-
 /** The names among `tables` of the tables `db` has, by the name an unqualified query resolves. */
-async function existingTables(db: AnyKysely, tables: string[]): Promise<Set<string>> {
+export async function existingTables(db: AnyKysely, tables: string[]): Promise<Set<string>> {
   const query =
     db.getExecutor().adapter instanceof PostgresAdapter
       ? sql<{ name: string }>`select name from unnest(${tables}::text[]) as name
@@ -30,22 +27,6 @@ async function existingTables(db: AnyKysely, tables: string[]): Promise<Set<stri
 /** Whether `db` holds the SDK's task table: only a database made before migration 0008 does. */
 export async function hasSdkTasksTable(db: AnyKysely): Promise<boolean> {
   return (await existingTables(db, [SDK_TASKS_TABLE])).has(SDK_TASKS_TABLE);
-}
-
-/**
- * Whether the SDK's migrations must run before the harness's: only when its
- * task table exists and migration 0008 has not yet copied it, since the copy
- * reads the columns the SDK's latest migrations give it. A new database, and
- * one already past 0008, never need them.
- */
-export async function needsSdkMigrations(db: AnyKysely): Promise<boolean> {
-  const tables = await existingTables(db, [SDK_TASKS_TABLE, HARNESS_MIGRATIONS_TABLE]);
-  if (!tables.has(SDK_TASKS_TABLE)) return false;
-  if (!tables.has(HARNESS_MIGRATIONS_TABLE)) return true;
-  const { rows } = await sql`
-    select 1 from ${sql.table(HARNESS_MIGRATIONS_TABLE)}
-    where name = ${TASKS_TABLE_MIGRATION}`.execute(db);
-  return rows.length === 0;
 }
 
 /** Runs the SDK's task-table migrations on the database at `url`. */

@@ -1,4 +1,4 @@
-import { Artifact, type Task } from '@a2a-js/sdk';
+import type { Task } from '@a2a-js/sdk';
 import type { TaskHead } from 'a2a-commands/server';
 import { sql } from 'kysely';
 import type { AnyKysely } from './advisory-locks.js';
@@ -56,14 +56,4 @@ export async function upsertTask(db: AnyKysely, owner: Owner, task: Task): Promi
       REPLACED_COLUMNS.map((column) => sql`${sql.ref(column)} = excluded.${sql.ref(column)}`),
     )}
     where ${table}.tenant = excluded.tenant and ${table}.owner = excluded.owner`.execute(db);
-}
-
-export async function writeArtifacts(
-  db: AnyKysely,
-  owner: Owner,
-  id: string,
-  artifacts: Artifact[],
-): Promise<void> {
-  const json = artifacts.length === 0 ? null : JSON.stringify(artifacts.map(Artifact.toJSON));
-  await sql`update ${table} set artifacts = ${json} where ${scoped(owner, id)}`.execute(db);
 }

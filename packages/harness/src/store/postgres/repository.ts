@@ -16,14 +16,16 @@ import type { AlongsideWrite, TaskChange } from '../task-change.js';
 import type { HistoryRange, RequestKey, TaskRepository } from '../task-repository.js';
 import { PostgresCommandWrites } from './command-writes.js';
 import { RequestHeads } from './request-heads.js';
+import { keepAnswer } from './turn-functions.js';
 
 /**
  * Tasks on PostgreSQL, shared by instances: every transaction on a task first
  * takes its advisory lock. A command is one call of a function the migrations
  * install (`command-functions.ts`): one round trip for a new task, and the
- * head read with the retry check plus that call on an existing one. The turn
- * path's changes, which may carry a cluster write alongside, take the checked
- * kysely transaction (`CheckedWrites`).
+ * head read with the retry check plus that call on an existing one. A turn's
+ * answer is one call too (`turn-functions.ts`); the turn path's other changes,
+ * which may carry a cluster write alongside, take the checked kysely
+ * transaction (`CheckedWrites`).
  */
 export class PostgresTaskRepository implements TaskRepository {
   private readonly heads: RequestHeads;
@@ -31,7 +33,7 @@ export class PostgresTaskRepository implements TaskRepository {
   private replyNotifier?: ReplyNotifier;
 
   constructor(
-    pool: pg.Pool,
+    private readonly pool: pg.Pool,
     private readonly checked: CheckedWrites,
     private readonly reads: KyselyReads,
   ) {
@@ -122,6 +124,8 @@ export class PostgresTaskRepository implements TaskRepository {
   }
 
   keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
-    return this.checked.keepAnswerArtifact(owner, taskId, answer);
+    return this.checked.lock.run(taskId, () =>
+      this.checked.timed(keepAnswer(this.pool, owner, taskId, answer)),
+    );
   }
 }
