@@ -17,6 +17,10 @@ export default defineProject({
     include: ['test/**/*.test.{ts,tsx}'],
     exclude: [...configDefaults.exclude, 'test/e2e/**'],
     setupFiles: ['vitest.setup.ts'],
+    // A worker keeps React, jsdom's loader and the app's modules for its next
+    // file instead of loading them again; each file still gets a fresh jsdom
+    // window, and the setup file cleans up after every test.
+    isolate: false,
     // jsdom with other files running beside them.
     testTimeout: 60_000,
     hookTimeout: 120_000,

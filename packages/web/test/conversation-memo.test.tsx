@@ -32,6 +32,10 @@ vi.mock('../src/components/ReplyCard.js', async (importOriginal) => {
   };
 });
 
+// The project shares a worker's modules between files (isolate: false): an
+// earlier file may have loaded Conversation with the real components, so it
+// is loaded afresh here to pick up the counting ones.
+vi.resetModules();
 const { Conversation } = await import('../src/components/Conversation.js');
 
 afterEach(cleanup);
