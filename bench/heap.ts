@@ -6,8 +6,10 @@
  * snapshots are compared by constructor, with RSS beside them.
  *
  *   node --conditions=a2a-source --import tsx bench/heap.ts [--counts 1000,50000,100000]
- *     [--keep <dir>]
+ *     [--keep <dir>] [--on-task]
  *
+ * `--on-task` sends `/model` to one task instead, as the memory section's
+ * commands after its first step do, so the one task's history grows.
  * `--keep <dir>` leaves the snapshots there (they are large) for DevTools.
  */
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
@@ -16,6 +18,7 @@ import path from 'node:path';
 import { heapByConstructor, heapGrowth, heapTotal, type HeapGroup } from './lib/heap-snapshot.js';
 import { Endpoint, sendCall } from './lib/load.js';
 import { startServer } from './lib/servers.js';
+import { newTask } from './sections/round-trip.js';
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -41,7 +44,9 @@ const server = await startServer(
   ['--expose-gc'],
 );
 const endpoint = new Endpoint(`${server.url}/a2a/jsonrpc`, 128);
-const help = sendCall(endpoint, '/help');
+const help = process.argv.includes('--on-task')
+  ? sendCall(endpoint, '/model', await newTask(endpoint))
+  : sendCall(endpoint, '/help');
 
 /** `count` commands, 64 in flight. */
 async function send(count: number): Promise<void> {

@@ -116,7 +116,12 @@ export class MessageRetries extends ForwardingHandler {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     this.firstCopies.set(key, held);
+    // Called on every streamed event: settling a settled promise again calls
+    // Node's promise hook each time, so only the first call does anything.
+    let released = false;
     return () => {
+      if (released) return;
+      released = true;
       if (this.firstCopies.get(key) === held) this.firstCopies.delete(key);
       release();
     };
