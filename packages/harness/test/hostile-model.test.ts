@@ -13,14 +13,19 @@ import { rpc, userText } from 'a2a-testing/http';
 let fake: FakeOpenAI;
 let harness: TestHarness;
 
+const env = () => ({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl });
+
+/**
+ * Limits a slow machine cannot reach by accident. A timeout test tightens only
+ * the limit it is about, so a busy machine cannot end its turn at another one
+ * (a trickle paused past a tight idle limit, a first chunk late past a tight
+ * first-byte limit), and the other tests never meet a tight limit at all.
+ */
+const LOOSE = { firstByteMs: 60_000, idleMs: 60_000, totalMs: 120_000 };
+
 beforeAll(async () => {
   fake = await startFakeOpenAI({ models: ['gpt-test'], apiKey: 'sk-test' });
-  harness = await startHarness({
-    env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
-    config: {
-      turns: { firstByteMs: 400, idleMs: 400, totalMs: 2500, answerChars: 50 },
-    },
-  });
+  harness = await startHarness({ env: env(), config: { turns: { ...LOOSE, answerChars: 50 } } });
 });
 afterEach(() => fake.misbehave(undefined));
 afterAll(async () => {
@@ -31,16 +36,26 @@ afterAll(async () => {
 const textOf = (message: any): string =>
   (message?.parts ?? []).map((part: any) => part.text ?? '').join('');
 
-async function turn(text: string) {
-  const { body } = await rpc(harness.url, 'SendMessage', { message: userText(text) });
+async function turn(text: string, on: TestHarness = harness) {
+  const { body } = await rpc(on.url, 'SendMessage', { message: userText(text) });
   const task = body.result.task;
   expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   return task.status.message;
 }
 
+/** One turn on a harness of its own whose turn limits are `limits` over LOOSE. */
+async function turnWithLimits(text: string, limits: Partial<typeof LOOSE>) {
+  const own = await startHarness({ env: env(), config: { turns: { ...LOOSE, ...limits } } });
+  try {
+    return await turn(text, own);
+  } finally {
+    await own.stop();
+  }
+}
+
 it('a model that never answers ends the turn at the first-byte timeout, with a note saying the limit in words', async () => {
   fake.misbehave('silent');
-  const note = await turn('hello?');
+  const note = await turnWithLimits('hello?', { firstByteMs: 400 });
   expect(textOf(note)).toContain('sent nothing for 400 ms');
   // The limit in a person's words: the config key is for the docs.
   expect(textOf(note)).toContain('a model may take at most 400 ms to start its answer.');
@@ -50,7 +65,7 @@ it('a model that never answers ends the turn at the first-byte timeout, with a n
 
 it('a model that stalls after its first words ends at the idle timeout', async () => {
   fake.misbehave('stall-after-first');
-  const note = await turn('go on');
+  const note = await turnWithLimits('go on', { idleMs: 400 });
   expect(textOf(note)).toContain('stopped sending for 400 ms');
   // The limit in a person's words: the config key is for the docs.
   expect(textOf(note)).toContain('a model may pause at most 400 ms within an answer.');
@@ -60,7 +75,7 @@ it('a model that stalls after its first words ends at the idle timeout', async (
 it('a model that trickles a byte now and then ends at the total timeout', async () => {
   fake.misbehave('trickle');
   fake.setReply('unused');
-  const note = await turn('slowly');
+  const note = await turnWithLimits('slowly', { totalMs: 2500 });
   expect(textOf(note)).toContain('still answering after 2500 ms');
   // The limit in a person's words: the config key is for the docs.
   expect(textOf(note)).toContain('an answer may take at most 2500 ms.');

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { rpc, userText } from 'a2a-testing/http';
+import { rpc, userText, waitFor } from 'a2a-testing/http';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -94,8 +94,24 @@ it('URL and file parts in a message are refused, never fetched', async () => {
   // No model here takes files: the message is refused before anything is stored (-32005).
   expect(response.body.error?.code).toBe(-32005);
   const spawned = await send(userText(`/spawn summarise ${canaryUrl}/secret`));
-  expect(spawned.body.result.task.status.message.metadata.task_ref).toBeDefined();
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const subtask = spawned.body.result.task.status.message.metadata.task_ref as string;
+  expect(subtask).toBeDefined();
+  // The sub-task's whole turn, not a guess at how long it takes: a canary hit
+  // after its end would be no turn's doing.
+  await waitFor(
+    async () => {
+      const { body } = await rpc(harness.url, 'GetTask', { id: subtask });
+      const state = body.result?.status?.state;
+      return state && !['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'].includes(state)
+        ? state
+        : undefined;
+    },
+    'the spawned sub-task to end its turn',
+    2000,
+  );
+  // The URL reached the model as words of the prompt, and nowhere else.
+  const chats = fake.requests.filter((r) => r.path === '/v1/chat/completions');
+  expect(chats.some((r) => JSON.stringify(r.body).includes(`${canaryUrl}/secret`))).toBe(true);
   expect(canaryHits).toEqual([]);
   onlyModelApiCalls();
 });
