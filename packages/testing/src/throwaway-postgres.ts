@@ -78,13 +78,15 @@ export async function launchThrowawayPostgres(): Promise<LaunchingPostgres> {
   const postgres = (command: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
   const pgCtl = path.join(bin, 'pg_ctl');
+  // A test cluster need not survive a crash of the machine: no flushes, no full-page images.
+  const durability = '-c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   const serverOptions = [
     '-D',
     data,
     '-l',
     path.join(dir, 'server.log'),
     '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${durability} -c max_connections=200`,
     '-w',
   ];
 
@@ -104,6 +106,7 @@ export async function launchThrowawayPostgres(): Promise<LaunchingPostgres> {
       '--auth=trust',
       '-E',
       'UTF8',
+      '--no-sync',
     ]);
     await postgres(pgCtl, [...serverOptions, 'start']);
   };
