@@ -120,43 +120,30 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
     expect(trips).toBe(2);
   });
 
-  it("a turn that creates its task, from the message to its ending: 27 (its start 6, the claim 4, two reads, the ending 8, the answer 1, the row's removal 1, the next claim 5)", async () => {
-    const trips = await roundTripsOf(
+  /** A message's round trips, its turn's ending included; sent on a task that the message `onTask` creates first, when given. */
+  async function messageTrips(text: string, onTask?: string): Promise<number> {
+    const taskId = onTask === undefined ? undefined : await newTask(setup, onTask);
+    return roundTripsOf(
       setup,
-      () => rpc(setup.harness.url, 'SendMessage', { message: userText('hello') }),
+      () => rpc(setup.harness.url, 'SendMessage', { message: userText(text, { taskId }) }),
       { counts: turnWrite },
     );
-    expect(trips).toBe(27);
+  }
+
+  it("a turn that creates its task, from the message to its ending: 27 (its start 6, the claim 4, two reads, the ending 8, the answer 1, the row's removal 1, the next claim 5)", async () => {
+    expect(await messageTrips('hello')).toBe(27);
   });
 
   it("a turn on an existing task, from the message to its ending: 32 (the retry check and the running turn read 2, its queueing 9, then as a new task's from the claim on)", async () => {
-    const taskId = await newTask(setup);
-    const trips = await roundTripsOf(
-      setup,
-      () => rpc(setup.harness.url, 'SendMessage', { message: userText('hello', { taskId }) }),
-      { counts: turnWrite },
-    );
-    expect(trips).toBe(32);
+    expect(await messageTrips('hello', '/help')).toBe(32);
   });
 
   it("/fork of a task with history: 14 (the copy and the quota check under the owner's lock, then the reply, in one transaction of 11)", async () => {
-    const taskId = await newTask(setup, 'hello');
-    const trips = await roundTripsOf(
-      setup,
-      () => rpc(setup.harness.url, 'SendMessage', { message: userText('/fork', { taskId }) }),
-      { counts: turnWrite },
-    );
-    expect(trips).toBe(14);
+    expect(await messageTrips('/fork', 'hello')).toBe(14);
   });
 
   it('/spawn: a sub-task, and its turn to its ending: 33', async () => {
-    const taskId = await newTask(setup);
-    const trips = await roundTripsOf(
-      setup,
-      () => rpc(setup.harness.url, 'SendMessage', { message: userText('/spawn hi', { taskId }) }),
-      { counts: turnWrite },
-    );
-    expect(trips).toBe(33);
+    expect(await messageTrips('/spawn hi', '/help')).toBe(33);
   });
 });
 

@@ -46,8 +46,10 @@ export async function countRoundTrips(target: string): Promise<RoundTripCounter>
         } else {
           const type = String.fromCharCode(buffer[0]!);
           if (type === 'Q' || type === 'S') count += 1;
-          if (type === 'Q') statements.push(cString(buffer, 5));
-          if (type === 'Q') trips.push(cString(buffer, 5));
+          if (type === 'Q') {
+            statements.push(cString(buffer, 5));
+            trips.push(cString(buffer, 5));
+          }
           if (type === 'S') trips.push(bound);
           if (type === 'P') {
             const name = cString(buffer, 5);
