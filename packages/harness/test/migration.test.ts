@@ -231,6 +231,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0007-instance-names',
         '0008-tasks-table',
         '0009-turn-functions',
+        '0010-turn-functions-v2',
       ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {

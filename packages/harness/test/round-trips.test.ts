@@ -130,20 +130,20 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
     );
   }
 
-  it("a turn that creates its task, from the message to its ending: 27 (its start 6, the claim 4, two reads, the ending 8, the answer 1, the row's removal 1, the next claim 5)", async () => {
-    expect(await messageTrips('hello')).toBe(27);
+  it("a turn that creates its task, from the message to its ending: 21 (its start 6, the claim 1, two reads, the ending 8, the answer 1, the row's removal 1, the next claim 2)", async () => {
+    expect(await messageTrips('hello')).toBe(21);
   });
 
-  it("a turn on an existing task, from the message to its ending: 32 (the retry check and the running turn read 2, its queueing 9, then as a new task's from the claim on)", async () => {
-    expect(await messageTrips('hello', '/help')).toBe(32);
+  it("a turn on an existing task, from the message to its ending: 26 (the retry check and the running turn read 2, its queueing 9, then as a new task's from the claim on)", async () => {
+    expect(await messageTrips('hello', '/help')).toBe(26);
   });
 
   it("/fork of a task with history: 14 (the copy and the quota check under the owner's lock, then the reply, in one transaction of 11)", async () => {
     expect(await messageTrips('/fork', 'hello')).toBe(14);
   });
 
-  it('/spawn: a sub-task, and its turn to its ending: 33', async () => {
-    expect(await messageTrips('/spawn hi', '/help')).toBe(33);
+  it('/spawn: a sub-task, and its turn to its ending: 27', async () => {
+    expect(await messageTrips('/spawn hi', '/help')).toBe(27);
   });
 });
 
@@ -191,7 +191,7 @@ describe('round trips of a running turn, counted on the wire', () => {
     expect(trips).toBe(11);
   });
 
-  it("/stop of a running turn, its ending included: 18 (the retry check and two reads of the turn rows, the turn's ending 8, the command's reply 1, the answer so far 1, then as CancelTask's two reads and the next claim)", async () => {
+  it("/stop of a running turn, its ending included: 15 (the retry check and two reads of the turn rows, the turn's ending 8, the command's reply 1, the answer so far 1, then as CancelTask's two reads and the next claim)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) =>
@@ -200,15 +200,15 @@ describe('round trips of a running turn, counted on the wire', () => {
         }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(18);
+    expect(trips).toBe(15);
   });
 
-  it("CancelTask of a running turn, its ending included: 13 (the owner's read, the cancel in one transaction of 6, two reads, the next claim 4)", async () => {
+  it("CancelTask of a running turn, its ending included: 10 (the owner's read, the cancel in one transaction of 6, two reads, the next claim 1)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) => rpc(setup.harness.url, 'CancelTask', { id: turn.taskId }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(13);
+    expect(trips).toBe(10);
   });
 });

@@ -3,7 +3,7 @@ import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
 import { installCommandFunctionsV3 } from './postgres/command-functions-v3.js';
 import { installCommandFunctionsV4 } from './postgres/command-functions.js';
-import { installTurnFunctionsV1 } from './postgres/turn-functions.js';
+import { installTurnFunctionsV1, installTurnFunctionsV2 } from './postgres/turn-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
 import { existingTables, hasSdkTasksTable, SDK_TASKS_TABLE } from './sdk-tasks-table.js';
 import type { TasksTable } from './task-rows.js';
@@ -87,6 +87,12 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-turn-functions': {
     async up(db) {
       if (isPostgres(db)) await installTurnFunctionsV1(db);
+    },
+  },
+  // A turn's claim in one call.
+  '0010-turn-functions-v2': {
+    async up(db) {
+      if (isPostgres(db)) await installTurnFunctionsV2(db);
     },
   },
 };

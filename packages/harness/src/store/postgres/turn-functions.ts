@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { LOCK_CLASS, type AnyKysely } from '../advisory-locks.js';
 import type { Owner } from '../owner.js';
 import { TASKS_TABLE } from '../task-rows.js';
+import { TURNS_TABLE, type TurnRow } from '../turn-rows.js';
 
 /**
  * The server-side functions of the turn path, installed by migration 0009
@@ -26,6 +27,47 @@ $fn$`;
 
 export async function installTurnFunctionsV1(db: AnyKysely): Promise<void> {
   await sql.raw(keepAnswerDefinition).execute(db);
+}
+
+export const CLAIM_TURN_FUNCTION = 'a2a_harness_claim_turn_v1';
+
+/**
+ * The task's oldest turn, now `p_instance`'s, if it waits and none of the
+ * task's turns runs: the lock and the update in one call instead of a
+ * transaction of four statements. The turns table is made after the
+ * migrations (\`cluster/tables.ts\`), so the result is spelled out, not its row type.
+ */
+const claimTurnDefinition = `
+create or replace function ${CLAIM_TURN_FUNCTION}(p_task_id text, p_instance text)
+returns table(id bigint, task_id text, turn_id text, owner text, tenant text,
+              instance text, created_at timestamptz)
+language plpgsql as $fn$
+#variable_conflict use_column
+begin
+  perform pg_advisory_xact_lock(${LOCK_CLASS.task}, hashtext(p_task_id));
+  return query
+    update ${TURNS_TABLE} set instance = p_instance
+    where id = (select min(id) from ${TURNS_TABLE} where task_id = p_task_id)
+      and instance is null
+      and not exists (select 1 from ${TURNS_TABLE}
+                      where task_id = p_task_id and instance is not null)
+    returning id, task_id::text, turn_id, owner, tenant, instance, created_at;
+end
+$fn$`;
+
+export async function installTurnFunctionsV2(db: AnyKysely): Promise<void> {
+  await sql.raw(claimTurnDefinition).execute(db);
+}
+
+/** `TurnRows.claim` on PostgreSQL: one call of the function. */
+export async function claimTurn(
+  db: AnyKysely,
+  taskId: string,
+  instance: string,
+): Promise<TurnRow | undefined> {
+  const { rows } = await sql<TurnRow>`
+    select * from ${sql.raw(CLAIM_TURN_FUNCTION)}(${taskId}, ${instance})`.execute(db);
+  return rows[0];
 }
 
 /** `keepAnswerArtifact` on PostgreSQL: one call of the function. */

@@ -8,6 +8,7 @@ import {
   type TurnRow,
   type TurnRows,
 } from '../turn-rows.js';
+import { claimTurn } from './turn-functions.js';
 
 interface Tables {
   [TURNS_TABLE]: Omit<TurnRow, 'id' | 'created_at'> & { id?: string; created_at?: Date };
@@ -58,18 +59,7 @@ export class PostgresTurnRows implements TurnRows {
   }
 
   claim(taskId: string, instance: string): Promise<TurnRow | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-      // The oldest row, if it waits and no other of the task's rows is claimed.
-      const { rows } = await sql<TurnRow>`
-        update ${sql.table(TURNS_TABLE)} set instance = ${instance}
-        where id = (select min(id) from ${sql.table(TURNS_TABLE)} where task_id = ${taskId})
-          and instance is null
-          and not exists (select 1 from ${sql.table(TURNS_TABLE)}
-                          where task_id = ${taskId} and instance is not null)
-        returning *`.execute(trx);
-      return rows[0];
-    });
+    return claimTurn(this.db, taskId, instance);
   }
 
   async claimedBy(id: string, instance: string, db: AnyKysely = this.db): Promise<boolean> {
