@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { retryWhileUnreachable, type AnyKysely } from '../store/index.js';
 import { listenApplicationName, withApplicationName } from './connection-names.js';
 import { SeenNotices } from './seen-notices.js';
-import { EVENTS_TABLE, type ClusterTables } from './tables.js';
+import { EVENTS_TABLE, LEASES_TABLE, type ClusterTables } from './tables.js';
 import {
   decodeBody,
   decodeHead,
@@ -162,8 +162,12 @@ export class PgEventBus {
         .executeTakeFirstOrThrow();
       payloads.push(`${head}@${row.id}`);
     }
-    // One statement, one transaction: the notifications keep this order.
-    await sql`select pg_notify(${CHANNEL}, payload) from unnest(${payloads}::text[]) as payload`.execute(
+    // One statement, one transaction: the notifications keep this order. Only while
+    // another instance holds a lease: a lone instance has no one to tell (`Cluster.join`
+    // listens before it takes its lease, so a newcomer misses nothing it could want).
+    await sql`
+      select pg_notify(${CHANNEL}, payload) from unnest(${payloads}::text[]) as payload
+      where exists (select 1 from ${sql.table(LEASES_TABLE)} where instance <> ${this.instanceId})`.execute(
       this.db,
     );
   }

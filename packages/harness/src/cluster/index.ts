@@ -45,13 +45,22 @@ export class Cluster {
     private readonly lease: InstanceLease,
   ) {}
 
-  /** Takes this instance's lease, then connects its listening connection. */
+  /**
+   * Listens, then takes this instance's lease. The others notify only while
+   * another instance holds a lease, so listening first means nothing sent
+   * after the lease is seen can pass this instance by.
+   */
   static async join(options: ClusterOptions): Promise<Cluster> {
     const { db, instanceId, logger } = options;
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    const lease = new InstanceLease(db, instanceId, leaseMs, logger, options.instanceName);
-    await lease.take();
     const bus = await PgEventBus.connect(options);
+    const lease = new InstanceLease(db, instanceId, leaseMs, logger, options.instanceName);
+    try {
+      await lease.take();
+    } catch (error) {
+      await bus.close();
+      throw error;
+    }
     return new Cluster(options, bus, lease);
   }
 
