@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
+import { CHANNEL } from '../src/cluster/index.js';
 
-const CHANNEL = 'a2a_harness_events';
 /** The offline model waits this long before each word it streams. */
 const WORD_MS = 40;
 

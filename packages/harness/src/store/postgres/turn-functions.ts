@@ -7,8 +7,8 @@ import { TASKS_TABLE } from '../task-rows.js';
 import { TURNS_TABLE, type TurnRow } from '../turn-rows.js';
 
 /**
- * The server-side functions of the turn path, installed by migration 0009
- * (`migrations.ts`): each call is one statement, so one round trip and one
+ * The server-side functions of the turn path, installed by migrations 0009
+ * and 0010 (`migrations.ts`): each call is one statement, so one round trip and one
  * transaction, under the task's advisory lock as every writer takes it.
  */
 export const KEEP_ANSWER_FUNCTION = 'a2a_harness_keep_answer_v1';
@@ -35,7 +35,7 @@ export const CLAIM_TURN_FUNCTION = 'a2a_harness_claim_turn_v1';
  * The task's oldest turn, now `p_instance`'s, if it waits and none of the
  * task's turns runs: the lock and the update in one call instead of a
  * transaction of four statements. The turns table is made after the
- * migrations (\`cluster/tables.ts\`), so the result is spelled out, not its row type.
+ * migrations (`cluster/tables.ts`), so the result is spelled out, not its row type.
  */
 const claimTurnDefinition = `
 create or replace function ${CLAIM_TURN_FUNCTION}(p_task_id text, p_instance text)
