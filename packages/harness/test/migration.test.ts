@@ -232,6 +232,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0008-tasks-table',
         '0009-turn-functions',
         '0010-turn-functions-v2',
+        '0011-change-functions',
       ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {

@@ -130,20 +130,20 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
     );
   }
 
-  it("a turn that creates its task, from the message to its ending: 21 (its start 6, the claim 1, two reads, the ending 8, the answer 1, the row's removal 1, the next claim 2)", async () => {
-    expect(await messageTrips('hello')).toBe(21);
+  it("a turn that creates its task, from the message to its ending: 10 (the task with its turn's row 1, the claim 1, the head and history reads 2, the ending 2: the head read and one call, the answer 1, the row's removal 1, the next claim 1, the answer's task read 1)", async () => {
+    expect(await messageTrips('hello')).toBe(10);
   });
 
-  it("a turn on an existing task, from the message to its ending: 26 (the retry check and the running turn read 2, its queueing 9, then as a new task's from the claim on)", async () => {
-    expect(await messageTrips('hello', '/help')).toBe(26);
+  it("a turn on an existing task, from the message to its ending: 13 (the retry check and the running turn read 2, its queueing 2: the head read and one call, then as a new task's from the claim on)", async () => {
+    expect(await messageTrips('hello', '/help')).toBe(13);
   });
 
-  it("/fork of a task with history: 14 (the copy and the quota check under the owner's lock, then the reply, in one transaction of 11)", async () => {
-    expect(await messageTrips('/fork', 'hello')).toBe(14);
+  it("/fork of a task with history: 5 (the retry check, the history read, the command's quota check, then the head read and one call: the copy under the owner's lock, the quota checked again, the reply)", async () => {
+    expect(await messageTrips('/fork', 'hello')).toBe(5);
   });
 
-  it('/spawn: a sub-task, and its turn to its ending: 27', async () => {
-    expect(await messageTrips('/spawn hi', '/help')).toBe(27);
+  it("/spawn: a sub-task, and its turn to its ending: 14 (the retry check, the reply with the sub-task 1, then the sub-task's message as on an existing task)", async () => {
+    expect(await messageTrips('/spawn hi', '/help')).toBe(14);
   });
 });
 
@@ -178,7 +178,7 @@ describe('round trips of a running turn, counted on the wire', () => {
     await drain(turn);
   };
 
-  it('a message queued behind a running turn: 11 (the retry check, the running turn read, then one transaction of 9)', async () => {
+  it("a message queued behind a running turn: 4 (the retry check, the running turn read, the head read, then one call that stores the message with its turn's row)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) =>
@@ -188,10 +188,10 @@ describe('round trips of a running turn, counted on the wire', () => {
         }),
       { prepare: runningTurn, cleanUp: cancel, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(11);
+    expect(trips).toBe(4);
   });
 
-  it("/stop of a running turn, its ending included: 15 (the retry check and two reads of the turn rows, the turn's ending 8, the command's reply 1, the answer so far 1, then as CancelTask's two reads and the next claim)", async () => {
+  it("/stop of a running turn, its ending included: 9 (the retry check and two reads of the turn rows, the turn's ending 2: the head read and one call, the command's reply 1, the answer so far 1, the row's removal 1, the next claim 1)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) =>
@@ -200,15 +200,15 @@ describe('round trips of a running turn, counted on the wire', () => {
         }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(15);
+    expect(trips).toBe(9);
   });
 
-  it("CancelTask of a running turn, its ending included: 10 (the owner's read, the cancel in one transaction of 6, two reads, the next claim 1)", async () => {
+  it("CancelTask of a running turn, its ending included: 6 (the owner's read, the head read and one call that writes the canceled state and removes the turn rows, the task and history reads 2, the next claim 1)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) => rpc(setup.harness.url, 'CancelTask', { id: turn.taskId }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(10);
+    expect(trips).toBe(6);
   });
 });

@@ -256,18 +256,18 @@ it('on PostgreSQL, two processes writing one task lose nothing: their writes are
   }
 });
 
-it('a change whose alongside write says no leaves the task as it was', async () => {
+it('on SQLite, which keeps no turn rows, a change with one is refused and leaves the task as it was', async () => {
   const database = await openTestDatabase('sqlite');
   try {
     const store = new HarnessTaskStore(database.db);
     const task = newTask([message('first')]);
     await store.create(task, alice);
-    const refused = await store.update(task.id, alice, {
+    const refused = store.update(task.id, alice, {
       append: [message('never stored')],
       status: () => ({ state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: '' }),
-      alongside: async () => false,
+      turnRow: { kind: 'fence', rowId: '1', instance: 'me' },
     });
-    expect(refused).toBeUndefined();
+    await expect(refused).rejects.toThrow(/turn rows \(fence\) are kept on PostgreSQL only/);
     const loaded = await store.load(task.id, alice);
     expect(texts(loaded)).toEqual(['first']);
     expect(loaded?.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);

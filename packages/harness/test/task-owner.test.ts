@@ -81,7 +81,6 @@ describe.each(storeKinds)('task ownership on %s', (kind) => {
     expect(
       await store.update(task.id, sameAccount, {
         append: [message('again')],
-        alongside: async () => undefined,
       }),
     ).toBeDefined();
     expect(store.ownerOf(sameAccount)).toEqual({ tenant: '', owner: 'account:alice' });

@@ -4,11 +4,12 @@ import type { Logger } from 'pino';
 import {
   ownerContext,
   PostgresTurnRows,
-  type AlongsideWrite,
   retryWhileUnreachable,
   type AnyKysely,
+  type RemovedTurn,
   type TurnRow,
   type TurnRows,
+  type TurnRowWrite,
 } from '../store/index.js';
 import { noteMessage } from '../notes.js';
 import { abortReasonOf, abortTurn, newTurn, type Turn } from '../turns/turn.js';
@@ -110,17 +111,18 @@ export class ClusterTurns implements TurnScheduler {
   }
 
   /**
-   * The turn's row, written in the transaction that stores its message, which
-   * holds the task's advisory lock: the count of the task's rows it checks
-   * first is then exact across instances.
+   * The turn's row, written in the call that stores its message, which holds
+   * the task's advisory lock: the count of the task's rows it checks first is
+   * then exact across instances.
    */
-  admit(turn: TurnRequest, context: ServerCallContext, limit: number): Admission {
+  admit(turn: TurnRequest, _context: ServerCallContext, limit: number): Admission {
     return {
       refuse: () => undefined,
-      alongside: async (db) => {
-        const owner = this.options.store.ownerOf(context);
-        const queued = await this.rows.queue(db, { ...turn, owner }, limit);
-        if (!queued) throw queueFullError(turn.taskId, limit);
+      turnRow: {
+        kind: 'queue',
+        turnId: turn.turnId,
+        limit,
+        whenFull: queueFullError(turn.taskId, limit),
       },
       abandon: () => undefined,
     };
@@ -143,10 +145,9 @@ export class ClusterTurns implements TurnScheduler {
   }
 
   async cancel(task: { id: string; contextId: string }, end: CancelWrite): Promise<void> {
-    let dropped: { turnId: string; instance: string | null }[] = [];
-    const ended = await end(async (db) => {
-      dropped = await this.rows.removeAll(db, task.id);
-    });
+    const removeAll = { kind: 'removeAll', removed: [] as RemovedTurn[] } as const;
+    const ended = await end(removeAll);
+    const dropped = removeAll.removed;
     const running = dropped.find((row) => row.instance !== null);
     const here = this.running.get(task.id);
     if (running?.instance === this.me) {
@@ -310,7 +311,7 @@ export class ClusterTurns implements TurnScheduler {
     if (!owner) return false;
     const context = ownerContext(owner.owner, owner.tenant);
     const head = await store.loadHead(taskId, context);
-    const removeRow: AlongsideWrite = (db) => this.rows.removeClaimed(taskId, turnId, instance, db);
+    const removeRow: TurnRowWrite = { kind: 'removeClaimed', turnId, instance };
     if (!head || head.status?.state !== TaskState.TASK_STATE_WORKING) {
       // Its answer is stored (or the task is gone): only the row is left to remove.
       await this.rows.removeClaimed(taskId, turnId, instance);
@@ -355,7 +356,7 @@ export class ClusterTurns implements TurnScheduler {
   }
 
   private async runClaimed(row: TurnRow): Promise<void> {
-    const fence: AlongsideWrite = (db) => this.rows.claimedBy(row.id, this.me, db);
+    const fence: TurnRowWrite = { kind: 'fence', rowId: row.id, instance: this.me };
     const turn = newTurn(row.task_id, row.turn_id, fence);
     // The caller's scope, as stored with the turn: the turn may not run where it was asked for.
     const context = ownerContext(row.owner, row.tenant);

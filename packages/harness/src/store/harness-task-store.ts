@@ -20,12 +20,17 @@ import { ownerOf, taskOwnerResolver, type Owner } from './owner.js';
 import { PostgresTaskRepository } from './postgres/repository.js';
 import type { ReplyNotifier } from './reply-notices.js';
 import { SqliteTaskRepository } from './sqlite/repository.js';
-import type { AlongsideWrite, TaskChange } from './task-change.js';
+import type { TaskChange, TurnRowWrite } from './task-change.js';
 import { newTaskId } from './task-ids.js';
 import { TaskKeyReads, type TaskKeys } from './task-keys.js';
 import type { TaskRepository } from './task-repository.js';
 
-export { MessageIdTakenError, type AlongsideWrite, type TaskChange } from './task-change.js';
+export {
+  MessageIdTakenError,
+  type RemovedTurn,
+  type TaskChange,
+  type TurnRowWrite,
+} from './task-change.js';
 export type { TaskKeys } from './task-keys.js';
 
 /**
@@ -78,7 +83,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         this.historyCharsPerOwner,
       );
     } else if (pool) {
-      this.repository = new PostgresTaskRepository(pool, checked, reads);
+      this.repository = new PostgresTaskRepository(pool, checked, reads, this.historyCharsPerOwner);
     } else {
       throw new Error('the task store needs a database opened by openDatabase');
     }
@@ -145,18 +150,18 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
 
   /**
    * Stores a new task, and the sub-tasks a command made with it, in one
-   * transaction; `alongside` runs first in it.
+   * transaction, with `turnRow` (the task's first turn queued).
    */
   create(
     task: Task,
     context: ServerCallContext,
     effects: Pick<CommandEffects, 'subtasks'> = {},
-    alongside?: AlongsideWrite,
+    turnRow?: TurnRowWrite,
   ): Promise<void> {
     return this.repository.create(
       this.ownerOf(context),
       [...(effects.subtasks ?? []), task],
-      alongside,
+      turnRow,
     );
   }
 

@@ -12,8 +12,9 @@ export {
 export {
   HarnessTaskStore,
   MessageIdTakenError,
-  type AlongsideWrite,
+  type RemovedTurn,
   type TaskChange,
+  type TurnRowWrite,
   type TaskKeys,
 } from './harness-task-store.js';
 export {

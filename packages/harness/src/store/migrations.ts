@@ -3,6 +3,7 @@ import type { AnyKysely } from './advisory-locks.js';
 import { createMessagesTable, MESSAGES_TABLE, type MessagesTable } from './messages-table.js';
 import { installCommandFunctionsV3 } from './postgres/command-functions-v3.js';
 import { installCommandFunctionsV4 } from './postgres/command-functions.js';
+import { installChangeFunctions } from './postgres/change-functions.js';
 import { installTurnFunctionsV1, installTurnFunctionsV2 } from './postgres/turn-functions.js';
 import { createPushConfigsTable, type PushConfigsTable } from './push-configs.js';
 import { existingTables, hasSdkTasksTable, SDK_TASKS_TABLE } from './sdk-tasks-table.js';
@@ -93,6 +94,12 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-turn-functions-v2': {
     async up(db) {
       if (isPostgres(db)) await installTurnFunctionsV2(db);
+    },
+  },
+  // Every task change in one call: a turn's message, start and endings, a cancel, a fork's copy.
+  '0011-change-functions': {
+    async up(db) {
+      if (isPostgres(db)) await installChangeFunctions(db);
     },
   },
 };

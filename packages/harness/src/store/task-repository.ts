@@ -9,7 +9,7 @@ import type {
 import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type { Owner } from './owner.js';
 import type { ReplyNotifier } from './reply-notices.js';
-import type { AlongsideWrite, TaskChange } from './task-change.js';
+import type { TaskChange, TurnRowWrite } from './task-change.js';
 
 /**
  * The request a read or write is made for (its call context). A repository
@@ -58,8 +58,12 @@ export interface TaskRepository {
   list(owner: Owner, params: ListTasksRequest): Promise<ListTasksResponse>;
 
   // Changes: each one transaction.
-  /** New tasks (a command's task and its sub-tasks, a turn's task), with `alongside` first. */
-  create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void>;
+  /**
+   * New tasks (a command's task and its sub-tasks, a turn's task); `turnRow`
+   * is written with them, for the last. Sub-tasks with history must fit the
+   * owner's history quota (`HistoryQuotaError`).
+   */
+  create(owner: Owner, tasks: Task[], turnRow?: TurnRowWrite): Promise<void>;
   /** `change` applied atomically; undefined when the owner has no such task. */
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined>;
   /**

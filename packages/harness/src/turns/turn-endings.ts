@@ -5,7 +5,7 @@ import type { TaskHead } from 'a2a-commands/server';
 import type { TurnEnding as EndingLabel } from '../metrics/harness-metrics.js';
 import { noteMessage } from '../notes.js';
 import { SETTINGS_KEY, settingsOf, withSettings, type TokenUsage } from '../settings.js';
-import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
+import type { TurnRowWrite, HarnessTaskStore } from '../store/index.js';
 import type { TaskEvents } from './task-events.js';
 import { abortReasonOf, type AbortReason, type Turn } from './turn.js';
 import { textOf } from './model-context.js';
@@ -182,7 +182,7 @@ export interface EndingTarget {
   context: ServerCallContext;
   /** The turns whose callers wait for this ending: each gets the final event. */
   turnIds: readonly string[];
-  fence?: AlongsideWrite;
+  fence?: TurnRowWrite;
   /** Writes the ending only while the stored task is in one of these states. */
   onlyWhile?: readonly TaskState[];
 }
@@ -208,7 +208,7 @@ export class TurnEndings {
         refuse: onlyWhile
           ? (head) => (onlyWhile.includes(head.status?.state ?? 0) ? undefined : new NotNow())
           : undefined,
-        alongside: target.fence,
+        turnRow: target.fence,
         append: [rule.answerBefore, rule.message].filter((m): m is Message => m !== undefined),
         status: (current) => rule.status(current, rule.message),
         metadata: rule.metadata,

@@ -137,7 +137,7 @@ export class TurnLifecycle {
           append: [message],
           appendOnce: true,
           status: (current) => (busy ? current : status(TaskState.TASK_STATE_WORKING)),
-          alongside: admit.alongside,
+          turnRow: admit.turnRow,
         });
         if (!head) throw new TaskNotFoundError(`Task not found: ${taskId}`);
       } else {
@@ -158,7 +158,7 @@ export class TurnLifecycle {
         events = this.events.subscribe(id, hangUpSignal(context));
         // A new task: nothing waits on it yet, so the admission only records the turn.
         admission = this.scheduler.admit({ taskId: id, turnId: message.messageId }, context, 0);
-        await store.create(task, context, {}, admission.alongside);
+        await store.create(task, context, {}, admission.turnRow);
         head = { id, contextId, status: task.status, metadata: task.metadata };
       }
     } catch (error) {
@@ -187,10 +187,10 @@ export class TurnLifecycle {
     if (state === TaskState.TASK_STATE_CANCELED) return;
     if (TERMINAL_STATES.has(state))
       throw new TaskNotCancelableError(`Task ${taskId} has already ended.`);
-    await this.scheduler.cancel({ id: taskId, contextId: head.contextId }, (alongside) =>
+    await this.scheduler.cancel({ id: taskId, contextId: head.contextId }, (turnRow) =>
       // The scheduler announces the final event: it knows which turns were dropped.
       this.endings.end(
-        { taskId, contextId: head.contextId, context, turnIds: [], fence: alongside },
+        { taskId, contextId: head.contextId, context, turnIds: [], fence: turnRow },
         { kind: 'canceled' },
       ),
     );
@@ -303,7 +303,7 @@ export class TurnLifecycle {
       started = await this.options.store.update(turn.taskId, context, {
         status: (current) =>
           TERMINAL_STATES.has(current?.state ?? 0) ? current : status(TaskState.TASK_STATE_WORKING),
-        alongside: turn.fence,
+        turnRow: turn.fence,
       });
       if (!started) return undefined;
     }

@@ -2,7 +2,7 @@ import type { TaskStatus } from '@a2a-js/sdk';
 import { UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
-import type { AlongsideWrite, HarnessTaskStore } from '../store/index.js';
+import type { TurnRowWrite, HarnessTaskStore } from '../store/index.js';
 import type { TaskEvents } from './task-events.js';
 import type { Turn } from './turn.js';
 import type { TurnEndings } from './turn-endings.js';
@@ -33,8 +33,8 @@ export interface SchedulerDeps {
 export interface Admission {
   /** Run inside the write, after the stored head is read: an error refuses the message. */
   refuse(): Error | undefined;
-  /** Written first in the write's transaction; it may throw to refuse the message. */
-  alongside?: AlongsideWrite;
+  /** The turn's row, written with the message; it refuses the message when the queue is full. */
+  turnRow?: TurnRowWrite;
   /** The write did not store the message: the turn is forgotten. */
   abandon(): void;
 }
@@ -44,8 +44,8 @@ export function queueFullError(taskId: string, limit: number): UnsupportedOperat
   return new UnsupportedOperationError(limitWords.queuedPerTask(taskId, limit));
 }
 
-/** Writes the canceled state, with `alongside` in the same transaction. */
-export type CancelWrite = (alongside?: AlongsideWrite) => Promise<TaskHead | undefined>;
+/** Writes the canceled state, with `turnRow` (the task's rows removed) in the same write. */
+export type CancelWrite = (turnRow?: TurnRowWrite) => Promise<TaskHead | undefined>;
 
 /**
  * Where turns wait and run. SEMANTICS §4: per task one turn at a time, in

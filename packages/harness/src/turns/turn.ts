@@ -1,5 +1,5 @@
 import type { TaskStatus } from '@a2a-js/sdk';
-import type { AlongsideWrite } from '../store/index.js';
+import type { TurnRowWrite } from '../store/index.js';
 
 /**
  * Why a running turn was told to stop before its answer was done. `fenced`:
@@ -30,10 +30,10 @@ export interface Turn {
    * Made with each of the turn's writes; vetoes them once the turn is no
    * longer this process's to run (canceled or taken over elsewhere).
    */
-  fence?: AlongsideWrite;
+  fence?: TurnRowWrite;
 }
 
-export function newTurn(taskId: string, turnId: string, fence?: AlongsideWrite): Turn {
+export function newTurn(taskId: string, turnId: string, fence?: TurnRowWrite): Turn {
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
   return { taskId, turnId, abort: new AbortController(), done, finish, fence };

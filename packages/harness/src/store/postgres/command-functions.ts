@@ -18,6 +18,18 @@ export const INSERT_TASKS_FUNCTION = 'a2a_harness_insert_tasks_v3';
 export const APPEND_REPLY_FUNCTION = 'a2a_harness_append_reply_v4';
 
 /**
+ * `p_entries` (JSON rows: message id, message, reply link) appended after the
+ * history's end of task `p_id`, in a function that declares `v_next integer`.
+ */
+export const APPEND_ENTRIES = `
+  select coalesce(max(m.seq) + 1, 0) into v_next from ${MESSAGES_TABLE} m where m.task_id = p_id;
+  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to)
+    select p_id, v_next + e.ord::integer - 1, e.message_id, e.message, e.reply_to
+    from rows from (json_to_recordset(p_entries) as (message_id text, message text, reply_to text))
+      with ordinality as e(message_id, message, reply_to, ord)
+    on conflict (task_id, message_id) do nothing;`;
+
+/**
  * New tasks and their histories, as rows in JSON (`task-rows.ts`,
  * `messages-table.ts`). A task the same owner already has is replaced.
  */
@@ -90,12 +102,7 @@ begin
   if p_tasks is not null then
     perform ${INSERT_TASKS_FUNCTION}(p_tasks, p_task_messages);
   end if;
-  select coalesce(max(m.seq) + 1, 0) into v_next from ${MESSAGES_TABLE} m where m.task_id = p_id;
-  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to)
-    select p_id, v_next + e.ord::integer - 1, e.message_id, e.message, e.reply_to
-    from rows from (json_to_recordset(p_entries) as (message_id text, message text, reply_to text))
-      with ordinality as e(message_id, message, reply_to, ord)
-    on conflict (task_id, message_id) do nothing;
+${APPEND_ENTRIES}
   if p_change_metadata then
     v_metadata := p_new_metadata;
   end if;

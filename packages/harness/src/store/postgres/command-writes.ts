@@ -3,10 +3,11 @@ import type { CommandEffects, StoredReply } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
 import { APPEND_REPLY_FUNCTION, INSERT_TASKS_FUNCTION } from './command-functions.js';
-import { replyLinkOf, toRow } from '../messages-table.js';
+import { replyLinkOf } from '../messages-table.js';
 import type { Owner } from '../owner.js';
 import type { ReplyNotifier } from '../reply-notices.js';
-import { metadataOf, taskRowOf } from '../task-rows.js';
+import { metadataOf } from '../task-rows.js';
+import { entryRows, newTaskRows } from './json-rows.js';
 import type { RequestHeads } from './request-heads.js';
 
 /** What the append function answers (`command-functions.ts`). */
@@ -83,13 +84,7 @@ export class PostgresCommandWrites {
     });
     // JSON text as the driver makes it: escapes kept, so the status reads back as the history does.
     const message = JSON.stringify(Message.toJSON(statusMessage));
-    const link = replyLinkOf(entries, statusMessage);
-    const appended = jsonRows(
-      entries.map((message) => {
-        const row = toRow(taskId, 0, { ...message, taskId }, link);
-        return { message_id: row.message_id, message: row.message, reply_to: row.reply_to };
-      }),
-    );
+    const appended = entryRows(taskId, entries, replyLinkOf(entries, statusMessage));
     const subtasks = effects.subtasks?.length ? newTaskRows(effects.subtasks, scope) : undefined;
     let seen = effects.metadata ? reader && this.heads.seenMetadata(reader, taskId) : null;
     for (let attempt = 1; ; attempt++) {
@@ -144,41 +139,4 @@ export class PostgresCommandWrites {
       seen = row.head_metadata;
     }
   }
-}
-
-/** New tasks and their histories as JSON rows, for the insert function. */
-function newTaskRows(tasks: Task[], scope: Owner): { rows: string; messages: string } {
-  // A new task's history starts at 0: no need to look for its end.
-  const messages = tasks.flatMap((task) =>
-    task.history.map((message, i) =>
-      toRow(
-        task.id,
-        i,
-        { ...message, taskId: task.id },
-        replyLinkOf(task.history, task.status?.message),
-      ),
-    ),
-  );
-  return {
-    rows: jsonRows(tasks.map((task) => taskRowOf(task, scope))),
-    messages: jsonRows(messages),
-  };
-}
-
-/** A lone UTF-16 surrogate: JSON escapes it, and PostgreSQL's json type then refuses the text. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * Rows as JSON for the functions. A client's ids may hold lone surrogates; `pg`
- * sends a plain parameter as UTF-8, where each becomes U+FFFD, and so does this.
- */
-function jsonRows(rows: object[]): string {
-  return jsonText(rows);
-}
-
-/** A value as JSON text for a `json` parameter, lone surrogates replaced as `pg` does. */
-function jsonText(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    typeof inner === 'string' ? inner.replace(LONE_SURROGATE, '\uFFFD') : inner,
-  );
 }

@@ -8,37 +8,42 @@ import type {
 } from '@a2a-js/sdk';
 import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
-import { replyChange, type CheckedWrites } from '../checked-writes.js';
+import type { CheckedWrites } from '../checked-writes.js';
 import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
 import type { ReplyNotifier } from '../reply-notices.js';
-import type { AlongsideWrite, TaskChange } from '../task-change.js';
+import { replyChange, type TaskChange, type TurnRowWrite } from '../task-change.js';
 import type { HistoryRange, RequestKey, TaskRepository } from '../task-repository.js';
 import { PostgresCommandWrites } from './command-writes.js';
 import { RequestHeads } from './request-heads.js';
+import { PostgresTaskChanges } from './task-changes.js';
 import { keepAnswer } from './turn-functions.js';
 
 /**
  * Tasks on PostgreSQL, shared by instances: every transaction on a task first
  * takes its advisory lock. A command is one call of a function the migrations
  * install (`command-functions.ts`): one round trip for a new task, and the
- * head read with the retry check plus that call on an existing one. A turn's
- * answer is one call too (`turn-functions.ts`); the turn path's other changes,
- * which may carry a cluster write alongside, take the checked kysely
- * transaction (`CheckedWrites`).
+ * head read with the retry check plus that call on an existing one. Every
+ * other change (a turn's message, start and ending, a cancel, a fork's copy)
+ * is the head read and one call (`task-changes.ts`), its turn row written in
+ * that call; a turn's answer is one call (`turn-functions.ts`). Only the
+ * SDK's save takes a kysely transaction (`CheckedWrites`).
  */
 export class PostgresTaskRepository implements TaskRepository {
   private readonly heads: RequestHeads;
   private readonly commands: PostgresCommandWrites;
+  private readonly changes: PostgresTaskChanges;
   private replyNotifier?: ReplyNotifier;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly checked: CheckedWrites,
     private readonly reads: KyselyReads,
+    historyCharsPerOwner: number,
   ) {
     this.heads = new RequestHeads(pool);
     this.commands = new PostgresCommandWrites(pool, this.heads);
+    this.changes = new PostgresTaskChanges(pool, this.heads, historyCharsPerOwner);
   }
 
   notifyRepliesWith(notifier: ReplyNotifier): void {
@@ -82,14 +87,17 @@ export class PostgresTaskRepository implements TaskRepository {
     return this.reads.messageAt(taskId, seq);
   }
 
-  create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
-    if (alongside || this.checked.quotaApplies(tasks.slice(0, -1)))
-      return this.checked.create(owner, tasks, alongside);
+  create(owner: Owner, tasks: Task[], turnRow?: TurnRowWrite): Promise<void> {
+    if (turnRow || this.checked.quotaApplies(tasks.slice(0, -1)))
+      return this.checked.timed(this.changes.create(owner, tasks, turnRow));
     return this.checked.timed(this.commands.create(tasks, owner));
   }
 
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
-    return this.checked.update(owner, taskId, change);
+    // In this process, one writer of a task at a time holds a connection.
+    return this.checked.lock.run(taskId, () =>
+      this.checked.timed(this.changes.update(owner, taskId, change)),
+    );
   }
 
   appendReply(
@@ -102,8 +110,7 @@ export class PostgresTaskRepository implements TaskRepository {
     replyEvent?: TaskStatusUpdateEvent,
   ): Promise<StoredReply | undefined> {
     if (this.checked.quotaApplies(effects.subtasks))
-      return this.checked.update(owner, taskId, replyChange(entries, statusMessage, effects));
-    // In this process, one writer of a task at a time holds a connection, as in the checked writes.
+      return this.update(owner, taskId, replyChange(entries, statusMessage, effects));
     return this.checked.lock.run(taskId, () =>
       this.checked.timed(
         this.commands.appendReply(

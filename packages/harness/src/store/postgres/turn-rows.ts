@@ -44,26 +44,12 @@ export class PostgresTurnRows implements TurnRows {
     return Number((await query.executeTakeFirstOrThrow()).count);
   }
 
-  async queue(
-    db: AnyKysely,
-    turn: { taskId: string; turnId: string; owner: Owner },
-    limit: number,
-  ): Promise<boolean> {
-    // One runs, `limit` wait: counted in the statement that inserts, under the task's lock.
-    const { rows } = await sql<{ id: string }>`
-      insert into ${sql.table(TURNS_TABLE)} (task_id, turn_id, owner, tenant, instance)
-      select ${turn.taskId}, ${turn.turnId}, ${turn.owner.owner}, ${turn.owner.tenant}, null
-      where (select count(*) from ${sql.table(TURNS_TABLE)} where task_id = ${turn.taskId}) <= ${limit}
-      returning id`.execute(db);
-    return rows.length > 0;
-  }
-
   claim(taskId: string, instance: string): Promise<TurnRow | undefined> {
     return claimTurn(this.db, taskId, instance);
   }
 
-  async claimedBy(id: string, instance: string, db: AnyKysely = this.db): Promise<boolean> {
-    const row = await typed(db)
+  async claimedBy(id: string, instance: string): Promise<boolean> {
+    const row = await this.db
       .selectFrom(TURNS_TABLE)
       .select('id')
       .where('id', '=', id)
@@ -76,37 +62,18 @@ export class PostgresTurnRows implements TurnRows {
     await this.db.deleteFrom(TURNS_TABLE).where('id', '=', id).execute();
   }
 
-  async removeClaimed(
-    taskId: string,
-    turnId: string,
-    instance: string,
-    db?: AnyKysely,
-  ): Promise<boolean> {
-    if (!db)
-      return this.db.transaction().execute(async (trx) => {
-        await lockForTransaction(trx, LOCK_CLASS.task, taskId);
-        return this.removeClaimed(taskId, turnId, instance, trx);
-      });
-    const deleted = await typed(db)
-      .deleteFrom(TURNS_TABLE)
-      .where('task_id', '=', taskId)
-      .where('turn_id', '=', turnId)
-      .where('instance', '=', instance)
-      .returning('id')
-      .execute();
-    return deleted.length > 0;
-  }
-
-  async removeAll(
-    db: AnyKysely,
-    taskId: string,
-  ): Promise<{ turnId: string; instance: string | null }[]> {
-    const rows = await typed(db)
-      .deleteFrom(TURNS_TABLE)
-      .where('task_id', '=', taskId)
-      .returning(['turn_id', 'instance'])
-      .execute();
-    return rows.map((row) => ({ turnId: row.turn_id, instance: row.instance }));
+  removeClaimed(taskId: string, turnId: string, instance: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockForTransaction(trx, LOCK_CLASS.task, taskId);
+      const deleted = await trx
+        .deleteFrom(TURNS_TABLE)
+        .where('task_id', '=', taskId)
+        .where('turn_id', '=', turnId)
+        .where('instance', '=', instance)
+        .returning('id')
+        .execute();
+      return deleted.length > 0;
+    });
   }
 
   async ownerOf(taskId: string, turnId: string): Promise<Owner | undefined> {

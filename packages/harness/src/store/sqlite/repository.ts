@@ -5,16 +5,15 @@ import type { CheckedWrites } from '../checked-writes.js';
 import type { GroupCommit } from '../group-commit.js';
 import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
-import type { AlongsideWrite, TaskChange } from '../task-change.js';
+import { noTurnRows, type TaskChange, type TurnRowWrite } from '../task-change.js';
 import type { HistoryRange, TaskRepository } from '../task-repository.js';
 import { SqliteReads } from './reads.js';
 import { SqliteWrites } from './writes.js';
 
 /**
  * Tasks on SQLite: prepared statements on better-sqlite3's connection, the
- * changes that arrive together in one transaction (`GroupCommit`). Only a
- * change with a write alongside (or new tasks in a `TaskChange`) takes the
- * checked kysely transaction (`CheckedWrites`) on the same connection.
+ * changes that arrive together in one transaction (`GroupCommit`). Turn rows
+ * are PostgreSQL's: one process alone on SQLite queues its turns in memory.
  *
  * Reads go straight to the connection, except while kysely holds a
  * transaction open on it: they could see its uncommitted writes then, so they
@@ -74,13 +73,13 @@ export class SqliteTaskRepository implements TaskRepository {
     return this.reads.messageAt(taskId, seq);
   }
 
-  create(owner: Owner, tasks: Task[], alongside?: AlongsideWrite): Promise<void> {
-    if (alongside) return this.checked.create(owner, tasks, alongside);
+  create(owner: Owner, tasks: Task[], turnRow?: TurnRowWrite): Promise<void> {
+    // One process alone on its database queues its turns in memory (`turns/local-turns.ts`).
+    if (turnRow) return Promise.reject(noTurnRows(turnRow));
     return this.checked.timed(this.writes.create(tasks, owner));
   }
 
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
-    if (change.alongside || change.create) return this.checked.update(owner, taskId, change);
     return this.checked.timed(this.writes.update(taskId, owner, change));
   }
 

@@ -5,7 +5,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from '../group-commit.js';
 import { historyCharsOf, HistoryQuotaError } from '../history-quota.js';
 import { MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from '../messages-table.js';
-import { MessageIdTakenError, type TaskChange } from '../task-change.js';
+import { MessageIdTakenError, noTurnRows, type TaskChange } from '../task-change.js';
 import {
   encode,
   headOfRow,
@@ -84,14 +84,11 @@ export class SqliteWrites {
 
   /**
    * A task change (`TaskChange`) in one atomic write: the head read, the refusal
-   * checked, messages appended, status and metadata rewritten. Not for changes
-   * with an `alongside` write or new tasks: those take the store's checked path.
+   * checked, new tasks stored within the owner's history quota, messages
+   * appended, status and metadata rewritten.
    */
-  update(
-    taskId: string,
-    scope: Owner,
-    change: Omit<TaskChange, 'alongside' | 'create'>,
-  ): Promise<TaskHead | undefined> {
+  update(taskId: string, scope: Owner, change: TaskChange): Promise<TaskHead | undefined> {
+    if (change.turnRow) return Promise.reject(noTurnRows(change.turnRow));
     return this.commits.write(() => {
       const row = this.selectHead.get(taskId, scope.tenant, scope.owner);
       if (!row) return undefined;
@@ -102,6 +99,10 @@ export class SqliteWrites {
       if (change.appendOnce) {
         const taken = append.find((m) => this.selectMessage.get(taskId, m.messageId));
         if (taken) throw new MessageIdTakenError(taskId, taken.messageId);
+      }
+      if (change.create?.length) {
+        this.checkHistoryQuota(change.create, scope);
+        for (const task of change.create) this.insertTask(task, scope);
       }
       if (append.length > 0)
         this.appendMessages(taskId, append, this.nextSeq(taskId), change.replyLink);
