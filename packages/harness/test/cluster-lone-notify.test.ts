@@ -21,6 +21,8 @@ let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
 let listener: pg.Client;
 /** Each notification's task id (its head is `<origin> <kind> <taskId> <body>`). */
 const notifiedTasks: string[] = [];
+/** Each notification whole. */
+const payloads: string[] = [];
 const harnesses: TestHarness[] = [];
 
 const start = async () => {
@@ -36,9 +38,10 @@ beforeAll(async () => {
   database = await freshPostgresDatabase('a2a_lone');
   listener = new pg.Client({ connectionString: database.url });
   await listener.connect();
-  listener.on('notification', (notification) =>
-    notifiedTasks.push((notification.payload ?? '').split(' ')[2] ?? ''),
-  );
+  listener.on('notification', (notification) => {
+    payloads.push(notification.payload ?? '');
+    notifiedTasks.push((notification.payload ?? '').split(' ')[2] ?? '');
+  });
   await listener.query(`LISTEN ${CHANNEL}`);
 }, 60_000);
 
@@ -52,12 +55,16 @@ describe('NOTIFY only while another instance can listen', () => {
   let loneTask: string;
   let sharedTask: string;
 
-  it('a lone instance streams a whole turn', async () => {
+  it("a lone instance streams a whole turn, then answers a command on the turn's task", async () => {
     const alone = await start();
     const { body } = await rpc(alone.url, 'SendMessage', { message: userText(words(20, 'lone')) });
     expect(body.error).toBeUndefined();
     loneTask = body.result.task.id;
     expect(body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    const help = await rpc(alone.url, 'SendMessage', {
+      message: userText('/help', { taskId: loneTask }),
+    });
+    expect(help.body.result.task.status.message.metadata).toEqual({ command: 'help' });
   });
 
   it('an instance that joins while a turn streams hears the rest of it', async () => {
@@ -81,9 +88,16 @@ describe('NOTIFY only while another instance can listen', () => {
     // Words streamed after it joined came over the bus, then the turn's ending.
     expect(heard.filter((event) => event.artifactUpdate).length).toBeGreaterThan(0);
     expect(heard.at(-1).statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    // A command's reply is told to the instance that joined, inside the write that stores it.
+    await rpc(first!.url, 'SendMessage', { message: userText('/help', { taskId }) });
+    await waitFor(
+      async () =>
+        payloads.some((p) => p.includes(taskId) && p.includes('"command":"help"')) || undefined,
+      "the shared task's command reply to be notified",
+    );
   });
 
-  it('the lone turn sent no notification; the shared one did', async () => {
+  it('the lone turn and command sent no notification; the shared ones did', async () => {
     await waitFor(
       async () => notifiedTasks.includes(sharedTask) || undefined,
       'the shared turn to notify',

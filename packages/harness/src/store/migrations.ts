@@ -96,10 +96,13 @@ const MIGRATIONS: Record<string, Migration> = {
       if (isPostgres(db)) await installTurnFunctionsV2(db);
     },
   },
-  // Every task change in one call: a turn's message, start and endings, a cancel, a fork's copy.
+  // Every task change in one call: a turn's message, start and endings, a cancel, a fork's copy;
+  // and a command's reply notified only while another instance can hear it.
   '0011-change-functions': {
     async up(db) {
-      if (isPostgres(db)) await installChangeFunctions(db);
+      if (!isPostgres(db)) return;
+      await installChangeFunctions(db);
+      await installCommandFunctionsV4(db, false);
     },
   },
 };

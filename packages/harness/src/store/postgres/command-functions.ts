@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { LOCK_CLASS, type AnyKysely } from '../advisory-locks.js';
 import { MESSAGES_TABLE } from '../messages-table.js';
 import { TASKS_TABLE } from '../task-rows.js';
+import { LEASES_TABLE } from '../turn-rows.js';
 
 /**
  * The server-side functions of the PostgreSQL command path, installed by the
@@ -57,8 +58,9 @@ $fn$`;
  * takes first, in any process), read the head; append `p_entries` after the
  * history's end; make the status `p_message` at `p_timestamp` with the stored
  * state kept (SEMANTICS §4); store `p_tasks` (sub-tasks); set the metadata to
- * `p_new_metadata`; and, when `p_notify_payload` is given, notify it on
- * `p_notify_channel`, which PostgreSQL sends when this commits.
+ * `p_new_metadata`; and, when `p_notify_payload` is given and another
+ * instance holds a lease, notify it on `p_notify_channel`, which PostgreSQL
+ * sends when this commits.
  *
  * The status is built by json_build_object from the stored state column and
  * the driver's JSON: the stored status is never parsed, so text PostgreSQL's
@@ -114,7 +116,9 @@ ${APPEND_ENTRIES}
                       else json_build_object('state', v_state, 'message', p_message,
                                              'timestamp', p_timestamp) end::text
     where t.id = p_id and t.tenant = p_tenant and t.owner = p_owner;
-  if p_notify_payload is not null then
+  -- Only while another instance holds a lease: the payload starts with the sender's id.
+  if p_notify_payload is not null and exists (
+      select 1 from ${LEASES_TABLE} l where l.instance <> split_part(p_notify_payload, ' ', 1)) then
     perform pg_notify(p_notify_channel, p_notify_payload);
   end if;
   return query select v_context_id, v_state, v_metadata, true;
