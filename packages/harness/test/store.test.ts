@@ -174,6 +174,17 @@ describe.each(storeKinds)('HarnessTaskStore on %s', (kind) => {
     ]);
   });
 
+  it("the SDK's save of a task with a long history stores all of it, and later appends only what is new", async () => {
+    const task = newTask(Array.from({ length: 250 }, (_, i) => message(`m${i}`)));
+    await store.save(task, alice);
+    task.history.push(message('after'));
+    await store.save(task, alice);
+    const loaded = await store.load(task.id, alice);
+    expect(loaded?.history).toHaveLength(251);
+    expect(texts(loaded).slice(-2)).toEqual(['m249', 'after']);
+    expect(await store.historyEnd(task.id)).toBe(251);
+  });
+
   it('never keeps reply tags in Task.metadata (SEMANTICS §3)', async () => {
     const task = newTask([], { command: 'help', task_ref: 'x', kept: true });
     await store.save(task, alice);

@@ -9,8 +9,7 @@ import type {
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { TaskMetadata } from 'a2a-commands';
 import type { CommandEffects, CommandTaskStore, StoredReply, TaskHead } from 'a2a-commands/server';
-import { PostgresAdapter, type Kysely } from 'kysely';
-import { CheckedWrites } from './checked-writes.js';
+import type { Kysely } from 'kysely';
 import { postgresPoolOf, sqliteConnectionOf, walCheckpointsOf } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { historyCharsOwned } from './history-quota.js';
@@ -24,6 +23,7 @@ import type { TaskChange, TurnRowWrite } from './task-change.js';
 import { newTaskId } from './task-ids.js';
 import { TaskKeyReads, type TaskKeys } from './task-keys.js';
 import type { TaskRepository } from './task-repository.js';
+import { TaskWriters } from './task-writers.js';
 
 export {
   MessageIdTakenError,
@@ -61,8 +61,7 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     this.historyCharsPerOwner = options.historyCharsPerOwner ?? Infinity;
     this.resolveOwner = taskOwnerResolver(options.ownerResolver);
     this.keys = new TaskKeyReads(db);
-    const checked = new CheckedWrites(db, {
-      shared: db.getExecutor().adapter instanceof PostgresAdapter,
+    const writers = new TaskWriters({
       historyCharsPerOwner: this.historyCharsPerOwner,
       onWrite: options.onWrite,
     });
@@ -78,12 +77,12 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
       this.repository = new SqliteTaskRepository(
         sqlite,
         commits,
-        checked,
+        writers,
         reads,
         this.historyCharsPerOwner,
       );
     } else if (pool) {
-      this.repository = new PostgresTaskRepository(pool, checked, reads, this.historyCharsPerOwner);
+      this.repository = new PostgresTaskRepository(pool, writers, reads, this.historyCharsPerOwner);
     } else {
       throw new Error('the task store needs a database opened by openDatabase');
     }

@@ -1,11 +1,10 @@
 import type { ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import type { TaskHead } from 'a2a-commands/server';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { fromRow, MESSAGES_TABLE, nextSeq, type MessagesTable } from './messages-table.js';
 import type { Owner } from './owner.js';
-import { readHead } from './task-head-sql.js';
 import { listTasks, readTask } from './task-list.js';
-import type { TasksTable } from './task-rows.js';
+import { headOfRow, TASKS_TABLE, type HeadRow, type TasksTable } from './task-rows.js';
 import type { HistoryRange } from './task-repository.js';
 
 /**
@@ -20,8 +19,11 @@ export class KyselyReads {
     this.tasks = db.withTables<TasksTable>();
   }
 
-  head(owner: Owner, taskId: string): Promise<TaskHead | undefined> {
-    return readHead(this.db, owner, taskId);
+  async head({ tenant, owner }: Owner, taskId: string): Promise<TaskHead | undefined> {
+    const { rows } = await sql<HeadRow>`
+      select context_id, status, metadata from ${sql.table(TASKS_TABLE)}
+      where tenant = ${tenant} and owner = ${owner} and id = ${taskId}`.execute(this.db);
+    return rows[0] && headOfRow(taskId, rows[0]);
   }
 
   task(owner: Owner, taskId: string): Promise<Task | undefined> {

@@ -20,6 +20,7 @@ import { APPEND_ENTRIES, INSERT_TASKS_FUNCTION } from './command-functions.js';
  */
 export const CHANGE_TASK_FUNCTION = 'a2a_harness_change_task_v1';
 export const CREATE_TASKS_FUNCTION = 'a2a_harness_create_tasks_v1';
+export const SAVE_TASK_FUNCTION = 'a2a_harness_save_task_v1';
 
 /**
  * The owner's history quota, in the transaction that copies history into new
@@ -170,7 +171,41 @@ begin
 end
 $fn$`;
 
+/**
+ * The SDK's save: the task's row replaced (not another owner's of the same
+ * id), and of `p_messages` those the task does not hold yet appended after
+ * its history's end, in order. The SDK only appends, so the caller sends the
+ * history's tail (`p_whole` false) while the task is stored; false comes
+ * back, with nothing written, when it is not: the whole history is needed.
+ */
+const saveTask = `
+create or replace function ${SAVE_TASK_FUNCTION}(
+  p_tenant text, p_owner text, p_id text, p_task json, p_messages json, p_whole boolean)
+returns boolean
+language plpgsql as $fn$
+declare
+  v_next integer;
+begin
+  perform pg_advisory_xact_lock(${LOCK_CLASS.task}, hashtext(p_id));
+  if not p_whole and not exists (select 1 from ${TASKS_TABLE} t
+                                 where t.id = p_id and t.tenant = p_tenant and t.owner = p_owner) then
+    return false;
+  end if;
+  select coalesce(max(m.seq) + 1, 0) into v_next from ${MESSAGES_TABLE} m where m.task_id = p_id;
+  insert into ${MESSAGES_TABLE} (task_id, seq, message_id, message, reply_to)
+    select p_id, v_next + (row_number() over (order by e.ord))::integer - 1,
+           e.message_id, e.message, e.reply_to
+    from rows from (json_to_recordset(p_messages) as (message_id text, message text, reply_to text))
+      with ordinality as e(message_id, message, reply_to, ord)
+    where not exists (select 1 from ${MESSAGES_TABLE} m
+                      where m.task_id = p_id and m.message_id = e.message_id)
+    on conflict (task_id, message_id) do nothing;
+  perform ${INSERT_TASKS_FUNCTION}(p_task, '[]'::json);
+  return true;
+end
+$fn$`;
+
 export async function installChangeFunctions(db: AnyKysely): Promise<void> {
-  await sql.raw(changeTask).execute(db);
-  await sql.raw(createTasks).execute(db);
+  for (const definition of [changeTask, createTasks, saveTask])
+    await sql.raw(definition).execute(db);
 }

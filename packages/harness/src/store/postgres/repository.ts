@@ -8,7 +8,7 @@ import type {
 } from '@a2a-js/sdk';
 import type { CommandEffects, StoredReply, TaskHead } from 'a2a-commands/server';
 import type pg from 'pg';
-import type { CheckedWrites } from '../checked-writes.js';
+import type { TaskWriters } from '../task-writers.js';
 import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
 import type { ReplyNotifier } from '../reply-notices.js';
@@ -26,8 +26,10 @@ import { keepAnswer } from './turn-functions.js';
  * head read with the retry check plus that call on an existing one. Every
  * other change (a turn's message, start and ending, a cancel, a fork's copy)
  * is the head read and one call (`task-changes.ts`), its turn row written in
- * that call; a turn's answer is one call (`turn-functions.ts`). Only the
- * SDK's save takes a kysely transaction (`CheckedWrites`).
+ * that call, and the SDK's save is one call too (two when it stores a task
+ * with a long history); a turn's answer is one call (`turn-functions.ts`).
+ * In this process, one writer of a task at a time holds a connection
+ * (`TaskWriters`).
  */
 export class PostgresTaskRepository implements TaskRepository {
   private readonly heads: RequestHeads;
@@ -37,7 +39,7 @@ export class PostgresTaskRepository implements TaskRepository {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly checked: CheckedWrites,
+    private readonly writers: TaskWriters,
     private readonly reads: KyselyReads,
     historyCharsPerOwner: number,
   ) {
@@ -88,16 +90,13 @@ export class PostgresTaskRepository implements TaskRepository {
   }
 
   create(owner: Owner, tasks: Task[], turnRow?: TurnRowWrite): Promise<void> {
-    if (turnRow || this.checked.quotaApplies(tasks.slice(0, -1)))
-      return this.checked.timed(this.changes.create(owner, tasks, turnRow));
-    return this.checked.timed(this.commands.create(tasks, owner));
+    if (turnRow || this.writers.quotaApplies(tasks.slice(0, -1)))
+      return this.writers.timed(this.changes.create(owner, tasks, turnRow));
+    return this.writers.timed(this.commands.create(tasks, owner));
   }
 
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
-    // In this process, one writer of a task at a time holds a connection.
-    return this.checked.lock.run(taskId, () =>
-      this.checked.timed(this.changes.update(owner, taskId, change)),
-    );
+    return this.writers.run(taskId, () => this.changes.update(owner, taskId, change));
   }
 
   appendReply(
@@ -109,10 +108,10 @@ export class PostgresTaskRepository implements TaskRepository {
     request?: RequestKey,
     replyEvent?: TaskStatusUpdateEvent,
   ): Promise<StoredReply | undefined> {
-    if (this.checked.quotaApplies(effects.subtasks))
+    if (this.writers.quotaApplies(effects.subtasks))
       return this.update(owner, taskId, replyChange(entries, statusMessage, effects));
-    return this.checked.lock.run(taskId, () =>
-      this.checked.timed(
+    return this.writers.lock.run(taskId, () =>
+      this.writers.timed(
         this.commands.appendReply(
           taskId,
           owner,
@@ -127,12 +126,10 @@ export class PostgresTaskRepository implements TaskRepository {
   }
 
   save(owner: Owner, task: Task): Promise<void> {
-    return this.checked.save(owner, task);
+    return this.writers.run(task.id, () => this.changes.save(owner, task));
   }
 
   keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
-    return this.checked.lock.run(taskId, () =>
-      this.checked.timed(keepAnswer(this.pool, owner, taskId, answer)),
-    );
+    return this.writers.run(taskId, () => keepAnswer(this.pool, owner, taskId, answer));
   }
 }

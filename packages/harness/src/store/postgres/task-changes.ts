@@ -1,4 +1,4 @@
-import type { Task } from '@a2a-js/sdk';
+import type { Message, Task } from '@a2a-js/sdk';
 import type { TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
@@ -11,7 +11,11 @@ import {
   type TurnRowWrite,
 } from '../task-change.js';
 import { encode, headOfRow, statusColumnsOf, type HeadRow } from '../task-rows.js';
-import { CHANGE_TASK_FUNCTION, CREATE_TASKS_FUNCTION } from './change-functions.js';
+import {
+  CHANGE_TASK_FUNCTION,
+  CREATE_TASKS_FUNCTION,
+  SAVE_TASK_FUNCTION,
+} from './change-functions.js';
 import { entryRows, newTaskRows } from './json-rows.js';
 import type { RequestHeads } from './request-heads.js';
 
@@ -30,6 +34,9 @@ interface ChangeRow {
  * this takes a task written to without pause.
  */
 const CHANGE_ATTEMPTS = 50;
+
+/** How many of a save's newest messages are sent while the task is stored: the SDK only appends. */
+const SAVE_TAIL = 100;
 
 /**
  * Task changes on PostgreSQL as calls of the change functions: the head read,
@@ -133,6 +140,25 @@ export class PostgresTaskChanges {
     });
     const answer = result.rows[0]!;
     if (answer.outcome !== 'applied') throw refusal(answer, tasks.at(-1)!.id, quota, turnRow);
+  }
+
+  /**
+   * The SDK's save: the head replaced, messages not yet stored appended. One
+   * call with the history's last messages; a second with all of it when the
+   * task was not stored.
+   */
+  async save(owner: Owner, task: Task): Promise<void> {
+    const row = newTaskRows([{ ...task, history: [] }], owner).rows;
+    const save = async (history: Message[], whole: boolean) => {
+      const result = await this.pool.query<{ saved: boolean }>({
+        name: SAVE_TASK_FUNCTION,
+        text: `select ${SAVE_TASK_FUNCTION}($1, $2, $3, $4, $5, $6) as saved`,
+        values: [owner.tenant, owner.owner, task.id, row, entryRows(task.id, history), whole],
+      });
+      return result.rows[0]!.saved;
+    };
+    if (task.history.length <= SAVE_TAIL || !(await save(task.history.slice(-SAVE_TAIL), false)))
+      await save(task.history, true);
   }
 
   /** The quota new tasks' history is checked against; undefined when there is nothing to check. */

@@ -1,7 +1,7 @@
 import type { Artifact, ListTasksRequest, ListTasksResponse, Message, Task } from '@a2a-js/sdk';
 import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import type SqliteDatabase from 'better-sqlite3';
-import type { CheckedWrites } from '../checked-writes.js';
+import type { TaskWriters } from '../task-writers.js';
 import type { GroupCommit } from '../group-commit.js';
 import type { KyselyReads } from '../kysely-reads.js';
 import type { Owner } from '../owner.js';
@@ -26,7 +26,7 @@ export class SqliteTaskRepository implements TaskRepository {
   constructor(
     connection: SqliteDatabase.Database,
     commits: GroupCommit,
-    private readonly checked: CheckedWrites,
+    private readonly writers: TaskWriters,
     private readonly reads: KyselyReads,
     historyCharsPerOwner: number,
   ) {
@@ -76,11 +76,11 @@ export class SqliteTaskRepository implements TaskRepository {
   create(owner: Owner, tasks: Task[], turnRow?: TurnRowWrite): Promise<void> {
     // One process alone on its database queues its turns in memory (`turns/local-turns.ts`).
     if (turnRow) return Promise.reject(noTurnRows(turnRow));
-    return this.checked.timed(this.writes.create(tasks, owner));
+    return this.writers.timed(this.writes.create(tasks, owner));
   }
 
   update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
-    return this.checked.timed(this.writes.update(taskId, owner, change));
+    return this.writers.timed(this.writes.update(taskId, owner, change));
   }
 
   appendReply(
@@ -90,16 +90,16 @@ export class SqliteTaskRepository implements TaskRepository {
     statusMessage: Message,
     effects: CommandEffects,
   ): Promise<TaskHead | undefined> {
-    return this.checked.timed(
+    return this.writers.timed(
       this.writes.appendReply(taskId, owner, entries, statusMessage, effects),
     );
   }
 
   save(owner: Owner, task: Task): Promise<void> {
-    return this.checked.timed(this.writes.save(task, owner));
+    return this.writers.timed(this.writes.save(task, owner));
   }
 
   keepAnswerArtifact(owner: Owner, taskId: string, answer: Artifact): Promise<void> {
-    return this.checked.timed(this.writes.keepAnswerArtifact(taskId, owner, answer));
+    return this.writers.timed(this.writes.keepAnswerArtifact(taskId, owner, answer));
   }
 }
