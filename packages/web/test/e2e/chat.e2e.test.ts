@@ -21,6 +21,9 @@ import {
   cards,
   composerOf,
   connectChromium,
+  DESKTOP,
+  newChatPage,
+  PHONE,
   runCommand,
   WEB_ROOT,
 } from './support.js';
@@ -29,14 +32,6 @@ import {
 const DOCS = process.env.UPDATE_SCREENSHOTS
   ? path.resolve(WEB_ROOT, '../../docs')
   : mkdtempSync(path.join(os.tmpdir(), 'a2a-web-screenshots-'));
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-};
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -53,8 +48,7 @@ function watchConsole(page: Page, label: string): void {
 }
 
 async function newPage(options: BrowserContextOptions, label: string): Promise<Page> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
+  const page = await newChatPage(browser, options);
   watchConsole(page, label);
   return page;
 }
@@ -350,7 +344,7 @@ describe('the web chat at /ui', () => {
 
 describe('errors show inline, and the composer keeps the text', () => {
   it('an unreachable agent is explained, with a retry', async () => {
-    const page = await browser.newPage();
+    const page = await newChatPage(browser);
     // Port 9 (discard) is closed on loopback: nothing answers.
     await page.goto(`${harness.url}/ui?agent=${encodeURIComponent('http://127.0.0.1:9')}`);
     const alert = page.getByRole('alert');
@@ -365,7 +359,7 @@ describe('errors show inline, and the composer keeps the text', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByText('Connected to a2a-harness').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('a prompt to an ended task is not sent, and the page says why; the text stays; commands still run', async () => {
@@ -373,7 +367,7 @@ describe('errors show inline, and the composer keeps the text', () => {
     const id: string = started.body.result.task.id;
     await rpc(harness.url, 'CancelTask', { id });
 
-    const page = await browser.newPage();
+    const page = await newChatPage(browser);
     await page.goto(`${harness.url}/ui#task=${id}`);
     await page.locator('.chat-head .state', { hasText: 'canceled' }).waitFor();
     const composer = composerOf(page);
@@ -387,7 +381,7 @@ describe('errors show inline, and the composer keeps the text', () => {
     // SEMANTICS §4: a command runs on a terminal task, and leaves its state alone.
     const status = await runCommand(page, 'status');
     expect(await status.textContent()).toContain('canceled');
-    await page.close();
+    await page.context().close();
   });
 });
 

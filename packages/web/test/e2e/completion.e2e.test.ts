@@ -10,7 +10,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  connectChromium,
+  newChatPage,
+} from './support.js';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -28,7 +35,7 @@ beforeAll(async () => {
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
   browser = await connectChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page = await newChatPage(browser);
   await page.goto(`${harness.url}/ui`);
   await page.getByText('Connected to a2a-harness').waitFor();
 }, 180_000);

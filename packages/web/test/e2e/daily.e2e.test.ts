@@ -11,7 +11,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  connectChromium,
+  newChatPage,
+} from './support.js';
 
 const counting = (n: number) => Array.from({ length: n }, (_, i) => `.${i + 1}`).join(' ');
 
@@ -44,8 +51,7 @@ afterAll(async () => {
 });
 
 async function openChat(hash = ''): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  const page = await newChatPage(browser);
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -115,7 +121,7 @@ describe('Enter with a value list open', () => {
     await cards(page, 'status').first().waitFor();
     expect(await page.locator('.command-line').last().textContent()).toBe('/status');
     expect(await composer.inputValue()).toBe('');
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -138,7 +144,7 @@ describe('focus', () => {
     await page.waitForTimeout(300);
     expect(await page.locator('.command-line', { hasText: '/stop' }).count()).toBe(0);
     expect(await cards(page, 'stop').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('stays in the message box after opening a sub-task by keyboard, and after going back', async () => {
@@ -160,7 +166,7 @@ describe('focus', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => taskIdOf(page)).toBe(parentId);
     await expect.poll(() => focusIsInComposer(page)).toBe(true);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -207,7 +213,7 @@ describe('an ended task', () => {
     await ended.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => taskIdOf(page)).toBe('');
     await expect.poll(() => focusIsInComposer(page)).toBe(true);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -240,7 +246,7 @@ describe('answers', () => {
       })
       .toBe(2);
     expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(1);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -259,7 +265,7 @@ describe('the empty screen', () => {
     await say(page, 'now a real question');
     await finished(page, 'Short answer to "now a real question".');
     await page.locator('.task-link', { hasText: 'now a real question' }).waitFor();
-    await page.close();
+    await page.context().close();
   });
 });
 

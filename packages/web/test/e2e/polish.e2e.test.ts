@@ -9,7 +9,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
@@ -19,6 +19,9 @@ import {
   cards,
   composerOf,
   connectChromium,
+  DESKTOP,
+  newChatContext,
+  PHONE,
   runCommand,
   WEB_ROOT,
 } from './support.js';
@@ -46,14 +49,6 @@ const MARKDOWN = [
   'npm test',
   '```',
 ].join('\n');
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-};
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -85,7 +80,7 @@ afterAll(async () => {
 });
 
 async function openChat(options = DESKTOP, url = `${harness.url}/ui`): Promise<Page> {
-  const context = await browser.newContext({ ...options, reducedMotion: 'reduce' });
+  const context = await newChatContext(browser, options);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.url });
   const page = await context.newPage();
   page.on('console', (message) => {

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { build } from 'vite';
 import { expect, inject } from 'vitest';
 import { CHROMIUM_ENDPOINT } from './shared-chromium.js';
@@ -115,6 +122,34 @@ export async function connectChromium(endpoint = inject(CHROMIUM_ENDPOINT)): Pro
       cause: error,
     });
   }
+}
+
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+
+/**
+ * A context for the chat: at desktop size unless `options` say otherwise, and
+ * always with reduced motion, so no step waits out a transition or an
+ * animation (app.css turns them off for it).
+ */
+export function newChatContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  return browser.newContext({ ...DESKTOP, ...options, reducedMotion: 'reduce' });
+}
+
+/** A page in a context of its own (see newChatContext): close its context when done. */
+export async function newChatPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  return (await newChatContext(browser, options)).newPage();
 }
 
 /**

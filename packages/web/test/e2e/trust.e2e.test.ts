@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rpc } from 'a2a-testing/http';
-import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  connectChromium,
+  newChatPage,
+} from './support.js';
 
 /** `1 .2 .3 … .n`: every chunk is one number, so a tail is easy to tell from the whole. */
 const counting = (n: number) =>
@@ -57,8 +64,7 @@ afterAll(async () => {
 });
 
 async function openChat(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  const page = await newChatPage(browser);
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -95,7 +101,7 @@ describe('the slash menu and commands', () => {
     await page.getByRole('button', { name: 'New chat' }).click();
     await composer.press('/');
     await menu.waitFor();
-    await page.close();
+    await page.context().close();
   });
 
   it('one Enter runs /status; /nope is warned about, then sent as a message and answered', async () => {
@@ -113,7 +119,7 @@ describe('the slash menu and commands', () => {
     await composer.press('Enter');
     await finished(page, 'Short answer to "/stauts".');
     expect(await cards(page, 'stauts').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -130,7 +136,7 @@ describe('a running answer', () => {
     expect((await lastAnswer(page).textContent())?.trim()).toMatch(/^1 \.2 \.3/);
     await finished(page, '.150');
     expect((await lastAnswer(page).textContent())?.trim()).toBe(counting(150));
-    await page.close();
+    await page.context().close();
   });
 
   it('opening a running sub-task shows its answer so far', async () => {
@@ -155,7 +161,7 @@ describe('a running answer', () => {
       .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
       .toMatch(/^1 \.2 \.3/);
     await finished(page, '.150');
-    await page.close();
+    await page.context().close();
   });
 
   it('Stop (a button that replaces Send) keeps the answer so far, marked stopped; the chat goes on', async () => {
@@ -177,7 +183,7 @@ describe('a running answer', () => {
     await say(page, 'are you still there?');
     await finished(page, 'Short answer to "are you still there?".');
     expect(await page.locator('.answer-stopped').count()).toBe(1);
-    await page.close();
+    await page.context().close();
   });
 
   it('Esc stops too', async () => {
@@ -186,7 +192,7 @@ describe('a running answer', () => {
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.5 ');
     await composerOf(page).press('Escape');
     await page.locator('.answer-stopped').waitFor({ timeout: 15_000 });
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -228,7 +234,7 @@ describe('scrolling', () => {
     expect(
       await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
     ).toBeLessThanOrEqual(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('no console errors appeared', () => {
