@@ -3,12 +3,9 @@
  * The web chat end to end: the app built with Vite into a temporary folder
  * (which the harness serves as its webUiDir), a real harness on loopback with a fake
  * OpenAI-compatible server behind it (two models to choose from), and Debian's
- * Chromium driven by playwright-core. Screenshots go to a temporary folder, or to docs/
- * with UPDATE_SCREENSHOTS=1.
+ * Chromium driven by playwright-core. Screenshots only when asked for (see
+ * `screenshot` in support.ts).
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { complete, readCommands } from 'a2a-commands/client';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,13 +22,8 @@ import {
   newChatPage,
   PHONE,
   runCommand,
-  WEB_ROOT,
+  screenshot,
 } from './support.js';
-
-// Screenshots are always saved as files; `UPDATE_SCREENSHOTS=1` saves them into docs/ for the README.
-const DOCS = process.env.UPDATE_SCREENSHOTS
-  ? path.resolve(WEB_ROOT, '../../docs')
-  : mkdtempSync(path.join(os.tmpdir(), 'a2a-web-screenshots-'));
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -54,7 +46,6 @@ async function newPage(options: BrowserContextOptions, label: string): Promise<P
 }
 
 beforeAll(async () => {
-  mkdirSync(DOCS, { recursive: true });
   webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast', 'gpt-smart'],
@@ -238,11 +229,11 @@ describe('the web chat at /ui', () => {
     expect(href).toMatch(/^#task=/);
 
     // The light-theme screenshot: a conversation with every kind of entry.
-    await page.screenshot({ path: path.join(DOCS, 'web-chat-light.png') });
+    await screenshot(page, 'web-chat-light.png');
     // And with the menu open over it.
     await composer.press('/');
     await page.getByRole('listbox').waitFor();
-    await page.screenshot({ path: path.join(DOCS, 'web-chat-menu.png') });
+    await screenshot(page, 'web-chat-menu.png');
     await composer.press('Escape');
     await composer.fill('');
 
@@ -302,7 +293,7 @@ describe('the web chat at /ui', () => {
       await dark.locator('.conversation').evaluate((element) => {
         element.scrollTop = element.scrollHeight;
       });
-      await dark.screenshot({ path: path.join(DOCS, 'web-chat-dark.png') });
+      await screenshot(dark, 'web-chat-dark.png');
       expect(await axeViolations(dark)).toEqual([]);
       await composerOf(dark).click();
       await composerOf(dark).press('/');
@@ -321,7 +312,7 @@ describe('the web chat at /ui', () => {
       await phone.locator('.conversation').evaluate((element) => {
         element.scrollTop = element.scrollHeight;
       });
-      await phone.screenshot({ path: path.join(DOCS, 'web-chat-phone.png') });
+      await screenshot(phone, 'web-chat-phone.png');
       expect(await axeViolations(phone)).toEqual([]);
       const menu = phone.getByRole('button', { name: 'Show the task list' });
       await menu.click();

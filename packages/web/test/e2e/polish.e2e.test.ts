@@ -6,9 +6,6 @@
  * harness on loopback, a fake OpenAI-compatible server behind it, and Debian's
  * Chromium driven by playwright-core.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
@@ -23,13 +20,8 @@ import {
   newChatContext,
   PHONE,
   runCommand,
-  WEB_ROOT,
+  screenshot,
 } from './support.js';
-
-// As in chat.e2e.test.ts: `UPDATE_SCREENSHOTS=1` saves the screenshot into docs/.
-const DOCS = process.env.UPDATE_SCREENSHOTS
-  ? path.resolve(WEB_ROOT, '../../docs')
-  : mkdtempSync(path.join(os.tmpdir(), 'a2a-web-screenshots-'));
 
 /** What the fake model answers to "markdown please". */
 const MARKDOWN = [
@@ -133,7 +125,7 @@ describe('Markdown answers', () => {
     await page.keyboard.press('Enter');
     await answer.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm ci\nnpm test');
-    await page.screenshot({ path: path.join(DOCS, 'web-chat-markdown.png') });
+    await screenshot(page, 'web-chat-markdown.png');
     expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
   });

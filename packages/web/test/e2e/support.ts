@@ -1,7 +1,7 @@
 /*
  * What the end-to-end files share: the build the harness serves at /ui (made
  * in a temporary folder, not in the working tree), the run's one Chromium,
- * axe scans, and the composer's commands.
+ * its pages, screenshots when asked for, axe scans, and the composer's commands.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -150,6 +150,24 @@ export async function newChatPage(
   options: BrowserContextOptions = {},
 ): Promise<Page> {
   return (await newChatContext(browser, options)).newPage();
+}
+
+/**
+ * Where screenshots go, if anywhere: the folder SCREENSHOTS_DIR names, or
+ * docs/ (the README's pictures) with UPDATE_SCREENSHOTS=1. Unasked, none are
+ * taken: encoding them is work no assertion reads.
+ */
+const SCREENSHOTS = process.env['SCREENSHOTS_DIR']
+  ? path.resolve(process.env['SCREENSHOTS_DIR'])
+  : process.env['UPDATE_SCREENSHOTS']
+    ? path.resolve(WEB_ROOT, '../../docs')
+    : undefined;
+
+/** Saves the page as `name` where screenshots go, when they are asked for. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, name) });
 }
 
 /**
