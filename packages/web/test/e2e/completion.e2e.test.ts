@@ -10,7 +10,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { PAUSE_MS } from '../../src/state/use-argument-values.js';
 import {
+  afterPageTimers,
   axeViolations,
   buildWebChat,
   cards,
@@ -108,7 +110,7 @@ it('Escape closes the values; commands without values show only the hint', async
   const hint = page.getByTestId('argument-hint');
   await hint.waitFor();
   expect(await hint.locator('.ghost-hint').textContent()).toBe('[<title>]');
-  // Give a request time to come back if one were made: none is, /title offers nothing.
-  await page.waitForTimeout(300);
+  // The page asks for values once typing pauses: with that pause run out, /title offers nothing.
+  await afterPageTimers(page, PAUSE_MS);
   expect(await page.getByRole('listbox').count()).toBe(0);
 });

@@ -134,14 +134,21 @@ describe('focus', () => {
     await expect
       .poll(() => page.locator('.bubble--agent').last().textContent(), { timeout: 15_000 })
       .toContain('.5 ');
+    // Stop sends /stop; its reply may come after the stop mark and Send.
+    const stopReply = page.waitForResponse((response) =>
+      /"text":"\/stop"/.test(response.request().postData() ?? ''),
+    );
     await stop.click();
     await page.locator('.answer-stopped').waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Send' }).waitFor();
     expect(await focusIsInComposer(page)).toBe(true);
     await page.keyboard.type('typed after stopping');
     expect(await composerOf(page).inputValue()).toBe('typed after stopping');
-    // The mark on the answer says it; no command line or card repeats it.
-    await page.waitForTimeout(300);
+    // The mark on the answer says it; no command line or card repeats it, also
+    // once /stop's reply is in and a later answer has come after it.
+    await (await stopReply).finished();
+    await page.keyboard.press('Enter');
+    await finished(page, 'Short answer to "typed after stopping".');
     expect(await page.locator('.command-line', { hasText: '/stop' }).count()).toBe(0);
     expect(await cards(page, 'stop').count()).toBe(0);
     await page.context().close();
@@ -190,9 +197,14 @@ describe('an ended task', () => {
     expect(await composerOf(page).getAttribute('placeholder')).toContain('ended');
     expect(await axeViolations(page)).toEqual([]);
 
-    // A prompt typed anyway is not sent: the page says why, in words.
+    // A prompt typed anyway is not sent: the page says why, in words, where it would have sent it.
     await say(page, 'one more thing');
-    await page.waitForTimeout(300);
+    await page
+      .getByText(
+        'This task has ended and takes no more messages. Start a new chat, or /fork it to go on.',
+      )
+      .waitFor();
+    expect(await composerOf(page).inputValue()).toBe('one more thing');
     expect(await page.locator('.bubble--user', { hasText: 'one more thing' }).count()).toBe(0);
     expect(await page.locator('body').textContent()).not.toContain('TASK_STATE_CANCELED');
 
@@ -253,14 +265,18 @@ describe('answers', () => {
 describe('the empty screen', () => {
   it('its /help suggestion leaves no "Untitled task" behind; the first prompt names the chat', async () => {
     const page = await openChat();
+    const untitled = page.locator('.task-link', { hasText: 'Untitled task' });
     await page.locator('.starter', { hasText: '/help' }).click();
     await cards(page, 'help').first().waitFor();
-    await page.waitForTimeout(500);
-    expect(await page.locator('.task-link', { hasText: 'Untitled task' }).count()).toBe(0);
+    // A later command in the same task: by its card, the page has done with the first.
+    await say(page, '/status');
+    await cards(page, 'status').first().waitFor();
+    expect(await untitled.count()).toBe(0);
+    // Read again, the task and its two cards come in at once.
     await page.reload();
-    await cards(page, 'help').first().waitFor();
-    await page.waitForTimeout(500);
-    expect(await page.locator('.task-link', { hasText: 'Untitled task' }).count()).toBe(0);
+    await cards(page, 'status').first().waitFor();
+    expect(await cards(page, 'help').count()).toBe(1);
+    expect(await untitled.count()).toBe(0);
 
     await say(page, 'now a real question');
     await finished(page, 'Short answer to "now a real question".');

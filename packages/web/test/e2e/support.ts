@@ -192,6 +192,27 @@ export async function axeViolations(page: Page, include?: string): Promise<strin
   });
 }
 
+/**
+ * Resolves once the page has run every timer of at most `ms` it set before
+ * this call, and what they queued: timers of equal delay run in the order they
+ * were set, and a message posted from ours runs after the messages posted
+ * before it, React's render among them. For "nothing appears" after a delay
+ * the page itself waits out, such as a debounce.
+ */
+export function afterPageTimers(page: Page, ms: number): Promise<void> {
+  return page.evaluate(
+    (delay) =>
+      new Promise<void>((resolve) => {
+        setTimeout(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        }, delay);
+      }),
+    ms,
+  );
+}
+
 export const composerOf = (page: Page) => page.getByRole('combobox', { name: 'Message' });
 export const cards = (page: Page, command: string) =>
   page.locator(`article.reply[data-command="${command}"]`);

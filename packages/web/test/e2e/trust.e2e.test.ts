@@ -229,7 +229,10 @@ describe('scrolling', () => {
     // No page-level scroll: wheeling over the sidebar leaves the app where it is.
     await page.mouse.move(100, 400);
     await page.mouse.wheel(0, 2000);
-    await page.waitForTimeout(300);
+    // A wheel over the conversation after it: once that one has scrolled, the first was handled.
+    await page.mouse.move(700, 400);
+    await page.mouse.wheel(0, -400);
+    await expect.poll(fromBottom).toBeGreaterThan(200);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     expect(
       await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
