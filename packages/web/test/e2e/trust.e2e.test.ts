@@ -26,6 +26,10 @@ const counting = (n: number) =>
  * A reply long enough to scroll: many short paragraphs, of one word each
  * because the model writes a word every 40 ms.
  */
+/** What "count …" is answered with, then ` more` for as long as a test holds the turn open. */
+const COUNT = 20;
+/** The whole answer to "count …" held open and then let go (maybe before the count was out). */
+const HELD_COUNT = new RegExp(`^${counting(COUNT).replaceAll('.', '\\.')}( more)*$`);
 const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph${i + 1}.`).join('\n\n');
 
 let fake: FakeOpenAI;
@@ -44,7 +48,7 @@ beforeAll(async () => {
       lastUserText.startsWith('count and be stopped')
         ? counting(1000)
         : lastUserText.startsWith('count')
-          ? counting(150)
+          ? counting(COUNT)
           : lastUserText.startsWith('long')
             ? LONG
             : `Short answer to "${lastUserText}".`,
@@ -78,6 +82,13 @@ async function say(page: Page, text: string): Promise<void> {
   const composer = composerOf(page);
   await composer.fill(text);
   await composer.press('Enter');
+}
+
+/** Holds the model's answers begun from now open (` more` every 100 ms) until the returned function is called. */
+function holdTurns(): () => void {
+  let release!: () => void;
+  fake.streamUntil(new Promise<void>((resolve) => (release = resolve)));
+  return release;
 }
 
 const lastAnswer = (page: Page) => page.locator('.bubble--agent').last();
@@ -126,41 +137,59 @@ describe('the slash menu and commands', () => {
 describe('a running answer', () => {
   it('after a reload, the answer so far shows, then grows; not only its tail', async () => {
     const page = await openChat();
-    await say(page, 'count to 150');
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.12 ');
-    await page.reload();
-    // The first text the bubble shows after the reload starts at the beginning.
-    await expect
-      .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
-      .not.toBe('');
-    expect((await lastAnswer(page).textContent())?.trim()).toMatch(/^1 \.2 \.3/);
-    await finished(page, '.150');
-    expect((await lastAnswer(page).textContent())?.trim()).toBe(counting(150));
+    // The model writes until the page has shown the answer growing after the reload.
+    const release = holdTurns();
+    try {
+      await say(page, 'count');
+      await expect
+        .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
+        .toContain('.12 ');
+      await page.reload();
+      // The first text the bubble shows after the reload starts at the beginning.
+      const shown = async () => (await lastAnswer(page).textContent())?.trim() ?? '';
+      await expect.poll(shown, { timeout: 15_000 }).not.toBe('');
+      const first = await shown();
+      expect(first).toMatch(/^1 \.2 \.3/);
+      await expect
+        .poll(async () => (await shown()).length, { timeout: 15_000 })
+        .toBeGreaterThan(first.length);
+    } finally {
+      release();
+    }
+    await finished(page, `.${COUNT}`);
+    expect((await lastAnswer(page).textContent())?.trim()).toMatch(HELD_COUNT);
     await page.context().close();
   });
 
   it('opening a running sub-task shows its answer so far', async () => {
     const page = await openChat();
-    await say(page, '/spawn count for the sub-task');
-    const link = cards(page, 'spawn')
-      .first()
-      .getByRole('link', { name: /Open sub-task/ });
-    await link.waitFor({ timeout: 15_000 });
-    // Opened once the sub-task has written a while: its answer so far is part of it (SEMANTICS §4).
-    const subTaskId = (await link.getAttribute('href'))!.replace(/^#task=/, '');
-    await expect
-      .poll(
-        async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body),
-        {
+    // The sub-task writes until the page has shown its answer so far.
+    const release = holdTurns();
+    try {
+      await say(page, '/spawn count for the sub-task');
+      const link = cards(page, 'spawn')
+        .first()
+        .getByRole('link', { name: /Open sub-task/ });
+      await link.waitFor({ timeout: 15_000 });
+      // Opened once the sub-task has written a while: its answer so far is part of it (SEMANTICS §4).
+      const subTaskId = (await link.getAttribute('href'))!.replace(/^#task=/, '');
+      await expect
+        .poll(
+          async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body),
+          { timeout: 15_000 },
+        )
+        .toContain('.10 ');
+      await link.click();
+      await expect
+        .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', {
           timeout: 15_000,
-        },
-      )
-      .toContain('.10 ');
-    await link.click();
-    await expect
-      .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
-      .toMatch(/^1 \.2 \.3/);
-    await finished(page, '.150');
+        })
+        .toMatch(/^1 \.2 \.3/);
+    } finally {
+      release();
+    }
+    await finished(page, `.${COUNT}`);
+    expect((await lastAnswer(page).textContent())?.trim()).toMatch(HELD_COUNT);
     await page.context().close();
   });
 
