@@ -8,7 +8,7 @@ export type ArgumentValuesSource = (
 ) => Promise<ArgumentValues | undefined>;
 
 /** How long typing must pause before the agent is asked, in ms. */
-const PAUSE_MS = 80;
+export const PAUSE_MS = 80;
 
 /**
  * The values offered for what the composer holds, or undefined. A request is

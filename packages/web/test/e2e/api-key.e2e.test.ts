@@ -14,6 +14,7 @@ import {
   cards,
   composerOf,
   connectChromium,
+  newChatPage,
   runCommand,
 } from './support.js';
 
@@ -59,7 +60,7 @@ beforeAll(async () => {
     apiKeys: new ApiKeys(parseApiKeyList(`alice=${ALICE},bob=${BOB}`)),
   });
   browser = await connectChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page = await newChatPage(browser);
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/a2a/')) calls.push(request);
   });

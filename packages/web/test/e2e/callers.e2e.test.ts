@@ -9,16 +9,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTwoPrincipalHarness, type TwoPrincipalHarness } from 'a2a-testing/two-principals';
-import { buildWebChat, composerOf, connectChromium, runCommand } from './support.js';
+import { buildWebChat, composerOf, connectChromium, newChatPage, runCommand } from './support.js';
 
 let harness: TwoPrincipalHarness;
 let browser: Browser;
 
 /** `query` is added to `/ui`'s URL. */
 async function chatAs(key: string, query = ''): Promise<Page> {
-  const page = await (
-    await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  ).newPage();
+  const page = await newChatPage(browser);
   await page.goto(`${harness.url}/ui${query}`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Connect' }).click();

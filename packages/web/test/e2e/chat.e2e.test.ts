@@ -3,12 +3,9 @@
  * The web chat end to end: the app built with Vite into a temporary folder
  * (which the harness serves as its webUiDir), a real harness on loopback with a fake
  * OpenAI-compatible server behind it (two models to choose from), and Debian's
- * Chromium driven by playwright-core. Screenshots go to a temporary folder, or to docs/
- * with UPDATE_SCREENSHOTS=1.
+ * Chromium driven by playwright-core. Screenshots only when asked for (see
+ * `screenshot` in support.ts).
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { complete, readCommands } from 'a2a-commands/client';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,22 +18,12 @@ import {
   cards,
   composerOf,
   connectChromium,
+  DESKTOP,
+  newChatPage,
+  PHONE,
   runCommand,
-  WEB_ROOT,
+  screenshot,
 } from './support.js';
-
-// Screenshots are always saved as files; `UPDATE_SCREENSHOTS=1` saves them into docs/ for the README.
-const DOCS = process.env.UPDATE_SCREENSHOTS
-  ? path.resolve(WEB_ROOT, '../../docs')
-  : mkdtempSync(path.join(os.tmpdir(), 'a2a-web-screenshots-'));
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-};
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -53,14 +40,12 @@ function watchConsole(page: Page, label: string): void {
 }
 
 async function newPage(options: BrowserContextOptions, label: string): Promise<Page> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
+  const page = await newChatPage(browser, options);
   watchConsole(page, label);
   return page;
 }
 
 beforeAll(async () => {
-  mkdirSync(DOCS, { recursive: true });
   webUiDir = await buildWebChat();
   fake = await startFakeOpenAI({
     models: ['gpt-fast', 'gpt-smart'],
@@ -244,11 +229,11 @@ describe('the web chat at /ui', () => {
     expect(href).toMatch(/^#task=/);
 
     // The light-theme screenshot: a conversation with every kind of entry.
-    await page.screenshot({ path: path.join(DOCS, 'web-chat-light.png') });
+    await screenshot(page, 'web-chat-light.png');
     // And with the menu open over it.
     await composer.press('/');
     await page.getByRole('listbox').waitFor();
-    await page.screenshot({ path: path.join(DOCS, 'web-chat-menu.png') });
+    await screenshot(page, 'web-chat-menu.png');
     await composer.press('Escape');
     await composer.fill('');
 
@@ -308,7 +293,7 @@ describe('the web chat at /ui', () => {
       await dark.locator('.conversation').evaluate((element) => {
         element.scrollTop = element.scrollHeight;
       });
-      await dark.screenshot({ path: path.join(DOCS, 'web-chat-dark.png') });
+      await screenshot(dark, 'web-chat-dark.png');
       expect(await axeViolations(dark)).toEqual([]);
       await composerOf(dark).click();
       await composerOf(dark).press('/');
@@ -327,7 +312,7 @@ describe('the web chat at /ui', () => {
       await phone.locator('.conversation').evaluate((element) => {
         element.scrollTop = element.scrollHeight;
       });
-      await phone.screenshot({ path: path.join(DOCS, 'web-chat-phone.png') });
+      await screenshot(phone, 'web-chat-phone.png');
       expect(await axeViolations(phone)).toEqual([]);
       const menu = phone.getByRole('button', { name: 'Show the task list' });
       await menu.click();
@@ -350,7 +335,7 @@ describe('the web chat at /ui', () => {
 
 describe('errors show inline, and the composer keeps the text', () => {
   it('an unreachable agent is explained, with a retry', async () => {
-    const page = await browser.newPage();
+    const page = await newChatPage(browser);
     // Port 9 (discard) is closed on loopback: nothing answers.
     await page.goto(`${harness.url}/ui?agent=${encodeURIComponent('http://127.0.0.1:9')}`);
     const alert = page.getByRole('alert');
@@ -365,7 +350,7 @@ describe('errors show inline, and the composer keeps the text', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     await page.getByText('Connected to a2a-harness').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('a prompt to an ended task is not sent, and the page says why; the text stays; commands still run', async () => {
@@ -373,7 +358,7 @@ describe('errors show inline, and the composer keeps the text', () => {
     const id: string = started.body.result.task.id;
     await rpc(harness.url, 'CancelTask', { id });
 
-    const page = await browser.newPage();
+    const page = await newChatPage(browser);
     await page.goto(`${harness.url}/ui#task=${id}`);
     await page.locator('.chat-head .state', { hasText: 'canceled' }).waitFor();
     const composer = composerOf(page);
@@ -387,7 +372,7 @@ describe('errors show inline, and the composer keeps the text', () => {
     // SEMANTICS §4: a command runs on a terminal task, and leaves its state alone.
     const status = await runCommand(page, 'status');
     expect(await status.textContent()).toContain('canceled');
-    await page.close();
+    await page.context().close();
   });
 });
 

@@ -10,7 +10,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
+import { PAUSE_MS } from '../../src/state/use-argument-values.js';
+import {
+  afterPageTimers,
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  connectChromium,
+  newChatPage,
+} from './support.js';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -28,7 +37,7 @@ beforeAll(async () => {
     env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: fake.baseUrl },
   });
   browser = await connectChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  page = await newChatPage(browser);
   await page.goto(`${harness.url}/ui`);
   await page.getByText('Connected to a2a-harness').waitFor();
 }, 180_000);
@@ -101,7 +110,7 @@ it('Escape closes the values; commands without values show only the hint', async
   const hint = page.getByTestId('argument-hint');
   await hint.waitFor();
   expect(await hint.locator('.ghost-hint').textContent()).toBe('[<title>]');
-  // Give a request time to come back if one were made: none is, /title offers nothing.
-  await page.waitForTimeout(300);
+  // The page asks for values once typing pauses: with that pause run out, /title offers nothing.
+  await afterPageTimers(page, PAUSE_MS);
   expect(await page.getByRole('listbox').count()).toBe(0);
 });

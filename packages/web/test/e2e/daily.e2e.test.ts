@@ -11,7 +11,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  connectChromium,
+  newChatPage,
+} from './support.js';
 
 const counting = (n: number) => Array.from({ length: n }, (_, i) => `.${i + 1}`).join(' ');
 
@@ -44,8 +51,7 @@ afterAll(async () => {
 });
 
 async function openChat(hash = ''): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  const page = await newChatPage(browser);
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -115,7 +121,7 @@ describe('Enter with a value list open', () => {
     await cards(page, 'status').first().waitFor();
     expect(await page.locator('.command-line').last().textContent()).toBe('/status');
     expect(await composer.inputValue()).toBe('');
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -128,17 +134,24 @@ describe('focus', () => {
     await expect
       .poll(() => page.locator('.bubble--agent').last().textContent(), { timeout: 15_000 })
       .toContain('.5 ');
+    // Stop sends /stop; its reply may come after the stop mark and Send.
+    const stopReply = page.waitForResponse((response) =>
+      /"text":"\/stop"/.test(response.request().postData() ?? ''),
+    );
     await stop.click();
     await page.locator('.answer-stopped').waitFor({ timeout: 15_000 });
     await page.getByRole('button', { name: 'Send' }).waitFor();
     expect(await focusIsInComposer(page)).toBe(true);
     await page.keyboard.type('typed after stopping');
     expect(await composerOf(page).inputValue()).toBe('typed after stopping');
-    // The mark on the answer says it; no command line or card repeats it.
-    await page.waitForTimeout(300);
+    // The mark on the answer says it; no command line or card repeats it, also
+    // once /stop's reply is in and a later answer has come after it.
+    await (await stopReply).finished();
+    await page.keyboard.press('Enter');
+    await finished(page, 'Short answer to "typed after stopping".');
     expect(await page.locator('.command-line', { hasText: '/stop' }).count()).toBe(0);
     expect(await cards(page, 'stop').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('stays in the message box after opening a sub-task by keyboard, and after going back', async () => {
@@ -160,7 +173,7 @@ describe('focus', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => taskIdOf(page)).toBe(parentId);
     await expect.poll(() => focusIsInComposer(page)).toBe(true);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -184,15 +197,26 @@ describe('an ended task', () => {
     expect(await composerOf(page).getAttribute('placeholder')).toContain('ended');
     expect(await axeViolations(page)).toEqual([]);
 
-    // A prompt typed anyway is not sent: the page says why, in words.
+    // A prompt typed anyway is not sent: the page says why, in words, where it would have sent it.
+    const sentAnyway: string[] = [];
+    page.on('request', (request) => {
+      if (request.postData()?.includes('one more thing')) sentAnyway.push(request.url());
+    });
     await say(page, 'one more thing');
-    await page.waitForTimeout(300);
+    await page
+      .getByText(
+        'This task has ended and takes no more messages. Start a new chat, or /fork it to go on.',
+      )
+      .waitFor();
+    expect(await composerOf(page).inputValue()).toBe('one more thing');
     expect(await page.locator('.bubble--user', { hasText: 'one more thing' }).count()).toBe(0);
-    expect(await page.locator('body').textContent()).not.toContain('TASK_STATE_CANCELED');
 
     // /fork copies it into a task that goes on.
     await ended.getByRole('button', { name: /Fork/ }).click();
     await cards(page, 'fork').first().waitFor();
+    // Asked for after the prompt, /fork's answer is in: no request carried the prompt.
+    expect(sentAnyway).toEqual([]);
+    expect(await page.locator('body').textContent()).not.toContain('TASK_STATE_CANCELED');
     await ended
       .getByRole('link', { name: /Open fork/ })
       .or(cards(page, 'fork').getByRole('link'))
@@ -207,7 +231,7 @@ describe('an ended task', () => {
     await ended.getByRole('button', { name: 'New chat' }).click();
     await expect.poll(() => taskIdOf(page)).toBe('');
     await expect.poll(() => focusIsInComposer(page)).toBe(true);
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -240,26 +264,30 @@ describe('answers', () => {
       })
       .toBe(2);
     expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(1);
-    await page.close();
+    await page.context().close();
   });
 });
 
 describe('the empty screen', () => {
   it('its /help suggestion leaves no "Untitled task" behind; the first prompt names the chat', async () => {
     const page = await openChat();
+    const untitled = page.locator('.task-link', { hasText: 'Untitled task' });
     await page.locator('.starter', { hasText: '/help' }).click();
     await cards(page, 'help').first().waitFor();
-    await page.waitForTimeout(500);
-    expect(await page.locator('.task-link', { hasText: 'Untitled task' }).count()).toBe(0);
+    // A later command in the same task: by its card, the page has done with the first.
+    await say(page, '/status');
+    await cards(page, 'status').first().waitFor();
+    expect(await untitled.count()).toBe(0);
+    // Read again, the task and its two cards come in at once.
     await page.reload();
-    await cards(page, 'help').first().waitFor();
-    await page.waitForTimeout(500);
-    expect(await page.locator('.task-link', { hasText: 'Untitled task' }).count()).toBe(0);
+    await cards(page, 'status').first().waitFor();
+    expect(await cards(page, 'help').count()).toBe(1);
+    expect(await untitled.count()).toBe(0);
 
     await say(page, 'now a real question');
     await finished(page, 'Short answer to "now a real question".');
     await page.locator('.task-link', { hasText: 'now a real question' }).waitFor();
-    await page.close();
+    await page.context().close();
   });
 });
 

@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { buildWebChat, composerOf, connectChromium } from './support.js';
+import { buildWebChat, composerOf, connectChromium, newChatContext } from './support.js';
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -50,10 +50,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function newContext(): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 1280, height: 800 } });
-}
-
 /** Opens the chat (at `hash`, if given); `query` is added to `/ui`'s URL. */
 async function openChat(context: BrowserContext, query = '', hash = ''): Promise<Page> {
   const page = await context.newPage();
@@ -86,7 +82,7 @@ const taskIdOf = (page: Page) => new URL(page.url()).hash.replace(/^#task=/, '')
 
 describe('the live command list', () => {
   it('a custom command file dropped in shows in the open menu without a reload, and goes when removed', async () => {
-    const context = await newContext();
+    const context = await newChatContext(browser);
     // `?refresh=1`: the card is read again every second (12 s by default).
     const page = await openChat(context, '?refresh=1');
     const composer = composerOf(page);
@@ -115,7 +111,7 @@ describe('the live command list', () => {
   });
 
   it('coming back to the window reads the card again at once', async () => {
-    const context = await newContext();
+    const context = await newChatContext(browser);
     const page = await openChat(context); // the default period: 12 s
     const file = path.join(harness.dataDir, 'commands', 'focus-test.md');
     writeFileSync(file, '---\ndescription: Shows on focus\n---\n\nHello $ARGUMENTS\n');
@@ -140,7 +136,7 @@ describe('the live command list', () => {
 
 describe('two tabs on one task', () => {
   it('the second tab sees the message sent from the first, and its answer', async () => {
-    const context = await newContext();
+    const context = await newChatContext(browser);
     const first = await openChat(context);
     await say(first, 'hello from the first tab');
     await answered(first, 'hello from the first tab');
@@ -164,7 +160,7 @@ describe('two tabs on one task', () => {
 
 describe('an outage', () => {
   it('the agent restarting on the same port and database: the page says so, then recovers without a reload', async () => {
-    const context = await newContext();
+    const context = await newChatContext(browser);
     const page = await openChat(context);
     await say(page, 'before the outage');
     await answered(page, 'before the outage');
@@ -176,7 +172,7 @@ describe('an outage', () => {
     await subtask.waitFor({ timeout: 15_000 });
 
     // The same task on a phone, whose drawer (with the line under Agent URL) is closed.
-    const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const phoneContext = await newChatContext(browser, { viewport: { width: 390, height: 844 } });
     const phone = await phoneContext.newPage();
     await phone.goto(page.url());
     await phone.locator('.msg--user', { hasText: 'before the outage' }).waitFor();
@@ -221,7 +217,7 @@ describe('an outage', () => {
 
 describe('an outage during a turn', () => {
   it('the answer being written when the agent stops: after the restart the page shows how the turn ended, and goes on', async () => {
-    const context = await newContext();
+    const context = await newChatContext(browser);
     const page = await openChat(context);
     await say(page, 'count for a long time');
     const bubble = page.locator('.bubble--agent').last();

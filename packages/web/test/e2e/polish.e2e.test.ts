@@ -6,10 +6,7 @@
  * harness on loopback, a fake OpenAI-compatible server behind it, and Debian's
  * Chromium driven by playwright-core.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
@@ -19,14 +16,12 @@ import {
   cards,
   composerOf,
   connectChromium,
+  DESKTOP,
+  newChatContext,
+  PHONE,
   runCommand,
-  WEB_ROOT,
+  screenshot,
 } from './support.js';
-
-// As in chat.e2e.test.ts: `UPDATE_SCREENSHOTS=1` saves the screenshot into docs/.
-const DOCS = process.env.UPDATE_SCREENSHOTS
-  ? path.resolve(WEB_ROOT, '../../docs')
-  : mkdtempSync(path.join(os.tmpdir(), 'a2a-web-screenshots-'));
 
 /** What the fake model answers to "markdown please". */
 const MARKDOWN = [
@@ -46,14 +41,6 @@ const MARKDOWN = [
   'npm test',
   '```',
 ].join('\n');
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-};
 
 let fake: FakeOpenAI;
 let harness: TestHarness;
@@ -85,7 +72,7 @@ afterAll(async () => {
 });
 
 async function openChat(options = DESKTOP, url = `${harness.url}/ui`): Promise<Page> {
-  const context = await browser.newContext(options);
+  const context = await newChatContext(browser, options);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.url });
   const page = await context.newPage();
   page.on('console', (message) => {
@@ -138,7 +125,7 @@ describe('Markdown answers', () => {
     await page.keyboard.press('Enter');
     await answer.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm ci\nnpm test');
-    await page.screenshot({ path: path.join(DOCS, 'web-chat-markdown.png') });
+    await screenshot(page, 'web-chat-markdown.png');
     expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
   });
@@ -171,7 +158,11 @@ describe('focus', () => {
   });
 
   it('the phone drawer takes focus, keeps Tab inside, and Esc closes it and gives focus back', async () => {
+    // With reduced motion (as every page here), which once kept the drawer from taking focus.
     const page = await openChat(PHONE);
+    expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(
+      true,
+    );
     // Key hints are for keyboards: not shown on a phone.
     expect(await page.locator('.composer-keys').isVisible()).toBe(false);
     const menu = page.getByRole('button', { name: 'Show the task list' });

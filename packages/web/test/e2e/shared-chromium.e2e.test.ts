@@ -9,7 +9,7 @@
 import { afterAll, expect, it } from 'vitest';
 import type { BrowserServer } from 'playwright-core';
 import { launchChromiumServer } from './shared-chromium.js';
-import { connectChromium } from './support.js';
+import { connectChromium, newChatPage } from './support.js';
 
 let server: BrowserServer | undefined;
 
@@ -21,7 +21,7 @@ it('a browser killed under a page fails its next call and the next connect, clea
   server = await launchChromiumServer();
   const endpoint = server.wsEndpoint();
   const browser = await connectChromium(endpoint);
-  const page = await browser.newPage();
+  const page = await newChatPage(browser);
   await page.setContent('<p>before</p>');
   const disconnected = new Promise<void>((resolve) =>
     browser.once('disconnected', () => resolve()),

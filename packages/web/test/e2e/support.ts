@@ -1,7 +1,7 @@
 /*
  * What the end-to-end files share: the build the harness serves at /ui (made
  * in a temporary folder, not in the working tree), the run's one Chromium,
- * axe scans, and the composer's commands.
+ * its pages, screenshots when asked for, axe scans, and the composer's commands.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { build } from 'vite';
 import { expect, inject } from 'vitest';
 import { CHROMIUM_ENDPOINT } from './shared-chromium.js';
@@ -117,6 +124,52 @@ export async function connectChromium(endpoint = inject(CHROMIUM_ENDPOINT)): Pro
   }
 }
 
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+
+/**
+ * A context for the chat: at desktop size unless `options` say otherwise, and
+ * always with reduced motion, so no step waits out a transition or an
+ * animation (app.css turns them off for it).
+ */
+export function newChatContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  return browser.newContext({ ...DESKTOP, ...options, reducedMotion: 'reduce' });
+}
+
+/** A page in a context of its own (see newChatContext): close its context when done. */
+export async function newChatPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  return (await newChatContext(browser, options)).newPage();
+}
+
+/**
+ * Where screenshots go, if anywhere: the folder SCREENSHOTS_DIR names, or
+ * docs/ (the README's pictures) with UPDATE_SCREENSHOTS=1. Unasked, none are
+ * taken: encoding them is work no assertion reads.
+ */
+const SCREENSHOTS = process.env['SCREENSHOTS_DIR']
+  ? path.resolve(process.env['SCREENSHOTS_DIR'])
+  : process.env['UPDATE_SCREENSHOTS']
+    ? path.resolve(WEB_ROOT, '../../docs')
+    : undefined;
+
+/** Saves the page as `name` where screenshots go, when they are asked for. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, name) });
+}
+
 /**
  * Axe violations, as readable lines: every serious or critical one, and any
  * other except one known trade-off. The composer is a `<textarea>` with
@@ -137,6 +190,27 @@ export async function axeViolations(page: Page, include?: string): Promise<strin
       .filter((node) => serious || !knownTradeOff(violation.id, node.html))
       .map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}`);
   });
+}
+
+/**
+ * Resolves once the page has run every timer of at most `ms` it set before
+ * this call, and what they queued: timers of equal delay run in the order they
+ * were set, and a message posted from ours runs after the messages posted
+ * before it, React's render among them. For "nothing appears" after a delay
+ * the page itself waits out, such as a debounce.
+ */
+export function afterPageTimers(page: Page, ms: number): Promise<void> {
+  return page.evaluate(
+    (delay) =>
+      new Promise<void>((resolve) => {
+        setTimeout(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        }, delay);
+      }),
+    ms,
+  );
 }
 
 export const composerOf = (page: Page) => page.getByRole('combobox', { name: 'Message' });

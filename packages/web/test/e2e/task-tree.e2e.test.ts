@@ -13,6 +13,7 @@ import {
   cards,
   composerOf,
   connectChromium,
+  newChatPage,
   runCommand,
 } from './support.js';
 
@@ -31,8 +32,7 @@ afterAll(async () => {
 });
 
 it('lists sub-tasks and forks under their parent, each marked, the parent first', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  const page = await newChatPage(browser);
   await page.goto(`${harness.url}/ui`);
   await page.getByText('Connected to a2a-harness').waitFor();
   const composer = composerOf(page);
@@ -66,5 +66,5 @@ it('lists sub-tasks and forks under their parent, each marked, the parent first'
   }
   expect(await cards(page, 'tasks').count()).toBe(1);
   expect(await axeViolations(page, 'article.reply[data-command="tasks"]')).toEqual([]);
-  await context.close();
+  await page.context().close();
 }, 90_000);

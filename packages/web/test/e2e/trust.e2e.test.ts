@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rpc } from 'a2a-testing/http';
-import { axeViolations, buildWebChat, cards, composerOf, connectChromium } from './support.js';
+import {
+  axeViolations,
+  buildWebChat,
+  cards,
+  composerOf,
+  connectChromium,
+  newChatPage,
+} from './support.js';
 
 /** `1 .2 .3 … .n`: every chunk is one number, so a tail is easy to tell from the whole. */
 const counting = (n: number) =>
@@ -19,6 +26,10 @@ const counting = (n: number) =>
  * A reply long enough to scroll: many short paragraphs, of one word each
  * because the model writes a word every 40 ms.
  */
+/** What "count …" is answered with, then ` more` for as long as a test holds the turn open. */
+const COUNT = 20;
+/** The whole answer to "count …" held open and then let go (maybe before the count was out). */
+const HELD_COUNT = new RegExp(`^${counting(COUNT).replaceAll('.', '\\.')}( more)*$`);
 const LONG = Array.from({ length: 40 }, (_, i) => `Paragraph${i + 1}.`).join('\n\n');
 
 let fake: FakeOpenAI;
@@ -37,7 +48,7 @@ beforeAll(async () => {
       lastUserText.startsWith('count and be stopped')
         ? counting(1000)
         : lastUserText.startsWith('count')
-          ? counting(150)
+          ? counting(COUNT)
           : lastUserText.startsWith('long')
             ? LONG
             : `Short answer to "${lastUserText}".`,
@@ -57,8 +68,7 @@ afterAll(async () => {
 });
 
 async function openChat(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  const page = await newChatPage(browser);
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -72,6 +82,13 @@ async function say(page: Page, text: string): Promise<void> {
   const composer = composerOf(page);
   await composer.fill(text);
   await composer.press('Enter');
+}
+
+/** Holds the model's answers begun from now open (` more` every 100 ms) until the returned function is called. */
+function holdTurns(): () => void {
+  let release!: () => void;
+  fake.streamUntil(new Promise<void>((resolve) => (release = resolve)));
+  return release;
 }
 
 const lastAnswer = (page: Page) => page.locator('.bubble--agent').last();
@@ -95,7 +112,7 @@ describe('the slash menu and commands', () => {
     await page.getByRole('button', { name: 'New chat' }).click();
     await composer.press('/');
     await menu.waitFor();
-    await page.close();
+    await page.context().close();
   });
 
   it('one Enter runs /status; /nope is warned about, then sent as a message and answered', async () => {
@@ -113,49 +130,67 @@ describe('the slash menu and commands', () => {
     await composer.press('Enter');
     await finished(page, 'Short answer to "/stauts".');
     expect(await cards(page, 'stauts').count()).toBe(0);
-    await page.close();
+    await page.context().close();
   });
 });
 
 describe('a running answer', () => {
   it('after a reload, the answer so far shows, then grows; not only its tail', async () => {
     const page = await openChat();
-    await say(page, 'count to 150');
-    await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.12 ');
-    await page.reload();
-    // The first text the bubble shows after the reload starts at the beginning.
-    await expect
-      .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
-      .not.toBe('');
-    expect((await lastAnswer(page).textContent())?.trim()).toMatch(/^1 \.2 \.3/);
-    await finished(page, '.150');
-    expect((await lastAnswer(page).textContent())?.trim()).toBe(counting(150));
-    await page.close();
+    // The model writes until the page has shown the answer growing after the reload.
+    const release = holdTurns();
+    try {
+      await say(page, 'count');
+      await expect
+        .poll(() => lastAnswer(page).textContent(), { timeout: 15_000 })
+        .toContain('.12 ');
+      await page.reload();
+      // The first text the bubble shows after the reload starts at the beginning.
+      const shown = async () => (await lastAnswer(page).textContent())?.trim() ?? '';
+      await expect.poll(shown, { timeout: 15_000 }).not.toBe('');
+      const first = await shown();
+      expect(first).toMatch(/^1 \.2 \.3/);
+      await expect
+        .poll(async () => (await shown()).length, { timeout: 15_000 })
+        .toBeGreaterThan(first.length);
+    } finally {
+      release();
+    }
+    await finished(page, `.${COUNT}`);
+    expect((await lastAnswer(page).textContent())?.trim()).toMatch(HELD_COUNT);
+    await page.context().close();
   });
 
   it('opening a running sub-task shows its answer so far', async () => {
     const page = await openChat();
-    await say(page, '/spawn count for the sub-task');
-    const link = cards(page, 'spawn')
-      .first()
-      .getByRole('link', { name: /Open sub-task/ });
-    await link.waitFor({ timeout: 15_000 });
-    // Opened once the sub-task has written a while: its answer so far is part of it (SEMANTICS §4).
-    const subTaskId = (await link.getAttribute('href'))!.replace(/^#task=/, '');
-    await expect
-      .poll(
-        async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body),
-        {
+    // The sub-task writes until the page has shown its answer so far.
+    const release = holdTurns();
+    try {
+      await say(page, '/spawn count for the sub-task');
+      const link = cards(page, 'spawn')
+        .first()
+        .getByRole('link', { name: /Open sub-task/ });
+      await link.waitFor({ timeout: 15_000 });
+      // Opened once the sub-task has written a while: its answer so far is part of it (SEMANTICS §4).
+      const subTaskId = (await link.getAttribute('href'))!.replace(/^#task=/, '');
+      await expect
+        .poll(
+          async () => JSON.stringify((await rpc(harness.url, 'GetTask', { id: subTaskId })).body),
+          { timeout: 15_000 },
+        )
+        .toContain('.10 ');
+      await link.click();
+      await expect
+        .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', {
           timeout: 15_000,
-        },
-      )
-      .toContain('.10 ');
-    await link.click();
-    await expect
-      .poll(async () => (await lastAnswer(page).textContent())?.trim() ?? '', { timeout: 15_000 })
-      .toMatch(/^1 \.2 \.3/);
-    await finished(page, '.150');
-    await page.close();
+        })
+        .toMatch(/^1 \.2 \.3/);
+    } finally {
+      release();
+    }
+    await finished(page, `.${COUNT}`);
+    expect((await lastAnswer(page).textContent())?.trim()).toMatch(HELD_COUNT);
+    await page.context().close();
   });
 
   it('Stop (a button that replaces Send) keeps the answer so far, marked stopped; the chat goes on', async () => {
@@ -177,7 +212,7 @@ describe('a running answer', () => {
     await say(page, 'are you still there?');
     await finished(page, 'Short answer to "are you still there?".');
     expect(await page.locator('.answer-stopped').count()).toBe(1);
-    await page.close();
+    await page.context().close();
   });
 
   it('Esc stops too', async () => {
@@ -186,7 +221,7 @@ describe('a running answer', () => {
     await expect.poll(() => lastAnswer(page).textContent(), { timeout: 15_000 }).toContain('.5 ');
     await composerOf(page).press('Escape');
     await page.locator('.answer-stopped').waitFor({ timeout: 15_000 });
-    await page.close();
+    await page.context().close();
   });
 });
 
@@ -221,14 +256,23 @@ describe('scrolling', () => {
     await expect.poll(fromBottom).toBeLessThan(80);
 
     // No page-level scroll: wheeling over the sidebar leaves the app where it is.
+    const pageScroll = () => page.evaluate(() => window.scrollY);
     await page.mouse.move(100, 400);
     await page.mouse.wheel(0, 2000);
-    await page.waitForTimeout(300);
-    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // A wheel over the conversation after it: once that one has scrolled the
+    // conversation, the first was handled (unless the page scrolled, then or now).
+    await page.mouse.move(700, 400);
+    await page.mouse.wheel(0, -400);
+    await expect
+      .poll(async () => (await pageScroll()) !== 0 || (await fromBottom()) > 200, {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    expect(await pageScroll()).toBe(0);
     expect(
       await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
     ).toBeLessThanOrEqual(0);
-    await page.close();
+    await page.context().close();
   });
 
   it('no console errors appeared', () => {
