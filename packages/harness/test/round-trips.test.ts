@@ -147,8 +147,12 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
   });
 });
 
-/** Long enough between two words that the database goes quiet while a turn runs. */
-const SLOW_WORD_MS = 2_000;
+/**
+ * Long enough between two words that a count (the database quiet for 150 ms,
+ * the request, quiet again) falls between them, far from the turn's end: a
+ * lone instance's words send nothing to the database, so this need not be long.
+ */
+const SLOW_WORD_MS = 700;
 
 interface RunningTurn {
   taskId: string;
