@@ -1,5 +1,5 @@
 /**
- * `npm run soak [-- --duration 60 --clients 32 --tasks 200 --database-url <url>]`
+ * `npm run soak [-- --duration 60 | --actions 2400] [--clients 32 --tasks 200 --database-url <url>]`
  * (also `--latency-ms 2`, `--seed 1`, `--server-heap-mib 128`, `--out <file>`):
  * the harness under a mixed load for a while, then checked. Prints a table,
  * writes bench/results/soak.json (or --out), and exits 1 if a check failed.
@@ -15,6 +15,7 @@ import { runSoak } from './soak/run-soak.js';
 const { values } = parseArgs({
   options: {
     duration: { type: 'string' },
+    actions: { type: 'string' },
     clients: { type: 'string' },
     tasks: { type: 'string' },
     'database-url': { type: 'string' },
@@ -35,6 +36,7 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 const report = await runSoak({
   ...SOAK_DEFAULTS,
   durationSeconds: positive('duration', values.duration, SOAK_DEFAULTS.durationSeconds),
+  actions: values.actions === undefined ? undefined : positive('actions', values.actions, 0),
   clients: positive('clients', values.clients, SOAK_DEFAULTS.clients),
   tasks: positive('tasks', values.tasks, SOAK_DEFAULTS.tasks),
   latencyMs: positive('latency-ms', values['latency-ms'], SOAK_DEFAULTS.latencyMs),

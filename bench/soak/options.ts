@@ -1,6 +1,12 @@
 /** What a soak run is asked to do. */
 export interface SoakOptions {
+  /** How long the clients run, unless `actions` is given. */
   durationSeconds: number;
+  /**
+   * How many actions the clients run between them, however long that takes:
+   * the same work on an idle machine and a busy one. Overrides `durationSeconds`.
+   */
+  actions?: number;
   clients: number;
   /** Live tasks the clients share; canceled ones are replaced. */
   tasks: number;

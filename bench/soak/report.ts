@@ -7,7 +7,7 @@ export function formatReport(r: SoakReport): string {
   const lines: string[] = [];
   const o = r.options;
   lines.push(
-    `Soak: ${r.elapsedSeconds.toFixed(1)} s, ${o.clients} clients, ${o.tasks} live tasks, offline model ${o.latencyMs} ms/word, seed ${o.seed}`,
+    `Soak: ${r.elapsedSeconds.toFixed(1)} s${o.actions === undefined ? '' : ` (${o.actions} actions)`}, ${o.clients} clients, ${o.tasks} live tasks, offline model ${o.latencyMs} ms/word, seed ${o.seed}`,
     `Store: ${r.store}; server heap cap: ${o.serverHeapMiB ? `--max-old-space-size=${o.serverHeapMiB}` : 'none'}`,
     '',
     row('Requests', 'count', 'refused (expected)'),

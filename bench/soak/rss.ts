@@ -12,17 +12,24 @@ export function rssMiB(pid: number): number | undefined {
   }
 }
 
-export function sampleRss(pid: number, everyMs = 1000): { stop(): number[] } {
+/**
+ * Samples `pid`'s RSS every `everyMs`, or, with `everyMs` 0, only when `take`
+ * is called (a run bounded by its actions samples by actions, so that a busy
+ * machine does not change how many samples it judges).
+ */
+export function sampleRss(pid: number, everyMs = 1000): { take(): void; stop(): number[] } {
   const samples: number[] = [];
   const take = () => {
     const value = rssMiB(pid);
     if (value !== undefined) samples.push(value);
   };
   take();
-  const timer = setInterval(take, everyMs);
+  const timer = everyMs > 0 ? setInterval(take, everyMs) : undefined;
   return {
+    take,
     stop: () => {
       clearInterval(timer);
+      take();
       return samples;
     },
   };

@@ -33,6 +33,9 @@ const MIX: { weight: number; run: (ctx: ClientContext) => Promise<void> }[] = [
   { weight: 0.5, run: (c) => cancelTask(c, 'HTTP+JSON') },
 ];
 
+/** A run bounded by its actions samples RSS this many times, evenly over them. */
+const RSS_SAMPLES_PER_RUN = 40;
+
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? (() => undefined);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-soak-'));
@@ -55,13 +58,26 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     log(`harness pid ${server.child.pid} at ${server.url}; creating ${options.tasks} tasks`);
     await inParallel(options.clients, options.tasks, () => createTask(ctx));
 
-    log(`${options.clients} clients for ${options.durationSeconds} s`);
-    const sampler = sampleRss(server.child.pid!);
+    const { actions } = options;
+    log(
+      `${options.clients} clients for ${actions === undefined ? `${options.durationSeconds} s` : `${actions} actions`}`,
+    );
+    const sampler = sampleRss(server.child.pid!, actions === undefined ? 1000 : 0);
     const started = performance.now();
     const deadline = started + options.durationSeconds * 1000;
+    const sampleEvery = Math.max(1, Math.floor((actions ?? 0) / RSS_SAMPLES_PER_RUN));
+    let taken = 0;
+    const more =
+      actions === undefined
+        ? () => performance.now() < deadline
+        : () => {
+            if (taken >= actions) return false;
+            if (++taken % sampleEvery === 0) sampler.take();
+            return true;
+          };
     const total = MIX.reduce((sum, a) => sum + a.weight, 0);
     const client = async () => {
-      while (performance.now() < deadline) {
+      while (more()) {
         let roll = ctx.random() * total;
         const action = MIX.find((a) => (roll -= a.weight) < 0) ?? pick(ctx.random, MIX);
         await action.run(ctx);
