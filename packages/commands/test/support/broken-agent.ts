@@ -34,8 +34,16 @@ interface Task {
 const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_CANCELED', 'TASK_STATE_FAILED']);
 
 export interface BrokenAgentOptions {
-  /** How long an ordinary message's "model turn" takes, in ms (300 by default; 0 ends it at once). */
+  /**
+   * How long a streamed ordinary message's "model turn" takes, in ms (300 by
+   * default; 0 ends it at once): the time a command has to land during it.
+   */
   turnMs?: number;
+  /**
+   * The same for a blocking send (`SendMessage`), 0 by default: no check sends
+   * a command during a blocking turn, so waiting there only slows the run.
+   */
+  blockingTurnMs?: number;
   /** Rewrites the card before it is served, for cards with several problems at once. */
   card?: (card: any) => unknown;
   /** Sees every request first: what a test wants to know about its headers. */
@@ -217,9 +225,9 @@ export async function startBrokenAgent(
     task.history.push(message);
     task.status = { state: 'TASK_STATE_WORKING' };
     send({ task: snapshot(task) });
-    // With turnMs 0 the turn ends in the same tick, before any command can reach it.
-    if (options.turnMs !== 0)
-      await new Promise((resolve) => setTimeout(resolve, options.turnMs ?? 300));
+    // With 0 the turn ends in the same tick, before any command can reach it.
+    const turnMs = streaming ? (options.turnMs ?? 300) : (options.blockingTurnMs ?? 0);
+    if (turnMs !== 0) await new Promise((resolve) => setTimeout(resolve, turnMs));
     const answer = agentMessage(task, 'You said something.');
     task.history.push(answer);
     if (
