@@ -130,20 +130,20 @@ describe('round trips to PostgreSQL, counted on the wire', () => {
     );
   }
 
-  it("a turn that creates its task, from the message to its ending: 10 (the task with its turn's row 1, the claim 1, the head and history reads 2, the ending 2: the head read and one call, the answer 1, the row's removal 1, the next claim 1, the answer's task read 1)", async () => {
-    expect(await messageTrips('hello')).toBe(10);
+  it("a turn that creates its task, from the message to its ending: 9 (the task with its turn's row 1, the claim 1, the head and history reads 2, the ending 1: one call from the head the turn read, the answer 1, the row's removal 1, the next claim 1, the answer's task read 1)", async () => {
+    expect(await messageTrips('hello')).toBe(9);
   });
 
-  it("a turn on an existing task, from the message to its ending: 13 (the retry check and the running turn read 2, its queueing 2: the head read and one call, then as a new task's from the claim on)", async () => {
-    expect(await messageTrips('hello', '/help')).toBe(13);
+  it("a turn on an existing task, from the message to its ending: 11 (the retry check with the head and the running turn read 2, its queueing 1: one call from that head, then as a new task's from the claim on)", async () => {
+    expect(await messageTrips('hello', '/help')).toBe(11);
   });
 
   it("/fork of a task with history: 5 (the retry check, the history read, the command's quota check, then the head read and one call: the copy under the owner's lock, the quota checked again, the reply)", async () => {
     expect(await messageTrips('/fork', 'hello')).toBe(5);
   });
 
-  it("/spawn: a sub-task, and its turn to its ending: 14 (the retry check, the reply with the sub-task 1, then the sub-task's message as on an existing task)", async () => {
-    expect(await messageTrips('/spawn hi', '/help')).toBe(14);
+  it("/spawn: a sub-task, and its turn to its ending: 12 (the retry check, the reply with the sub-task 1, then the sub-task's message as on an existing task)", async () => {
+    expect(await messageTrips('/spawn hi', '/help')).toBe(12);
   });
 });
 
@@ -182,7 +182,7 @@ describe('round trips of a running turn, counted on the wire', () => {
     await drain(turn);
   };
 
-  it("a message queued behind a running turn: 4 (the retry check, the running turn read, the head read, then one call that stores the message with its turn's row)", async () => {
+  it("a message queued behind a running turn: 3 (the retry check with the head, the running turn read, then one call from that head that stores the message with its turn's row)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) =>
@@ -192,10 +192,10 @@ describe('round trips of a running turn, counted on the wire', () => {
         }),
       { prepare: runningTurn, cleanUp: cancel, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(4);
+    expect(trips).toBe(3);
   });
 
-  it("/stop of a running turn, its ending included: 9 (the retry check and two reads of the turn rows, the turn's ending 2: the head read and one call, the command's reply 1, the answer so far 1, the row's removal 1, the next claim 1)", async () => {
+  it("/stop of a running turn, its ending included: 8 (the retry check and two reads of the turn rows, the turn's ending 1: one call from the head the turn saw last, the command's reply 1, the answer so far 1, the row's removal 1, the next claim 1)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) =>
@@ -204,15 +204,15 @@ describe('round trips of a running turn, counted on the wire', () => {
         }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(9);
+    expect(trips).toBe(8);
   });
 
-  it("CancelTask of a running turn, its ending included: 6 (the owner's read, the head read and one call that writes the canceled state and removes the turn rows, the task and history reads 2, the next claim 1)", async () => {
+  it("CancelTask of a running turn, its ending included: 5 (the owner's read with the head, one call from that head that writes the canceled state and removes the turn rows, the task and history reads 2, the next claim 1)", async () => {
     const trips = await roundTripsOf(
       setup,
       (turn) => rpc(setup.harness.url, 'CancelTask', { id: turn.taskId }),
       { prepare: runningTurn, cleanUp: drain, tries: 3, counts: turnWrite },
     );
-    expect(trips).toBe(6);
+    expect(trips).toBe(5);
   });
 });

@@ -212,3 +212,54 @@ describe('turn row writes, in the same call as the task change', () => {
     expect((await store.loadHead(task.id, alice))?.metadata).toEqual({ other: true, mine: 2 });
   });
 });
+
+describe('a change from the head its request last saw', () => {
+  /** A request of alice's of its own: what it reads is remembered for its writes. */
+  const request = () =>
+    new ServerCallContext({ user: { isAuthenticated: true, userName: 'alice' } });
+
+  it('starts from that head, and from the stored one when another write has moved it on', async () => {
+    const task = newTask();
+    await store.create(task, alice);
+    const mine = request();
+    await store.loadHead(task.id, mine);
+    await store.update(task.id, alice, { metadata: (current) => ({ ...current, other: true }) });
+    let computed = 0;
+    const count = (current: Record<string, unknown>) => ({ ...current, mine: ++computed });
+    expect((await store.update(task.id, mine, { metadata: count }))?.metadata).toEqual({
+      other: true,
+      mine: 2,
+    });
+    expect(computed).toBe(2);
+    // Its own write is what it saw last: the next change is computed once.
+    expect((await store.update(task.id, mine, { metadata: count }))?.metadata).toEqual({
+      other: true,
+      mine: 3,
+    });
+    expect(computed).toBe(3);
+  });
+
+  it('is refused only by the stored head, not by one the request remembers', async () => {
+    const task = newTask();
+    await store.create(task, alice);
+    const closed = (value: boolean) => (current: Record<string, unknown>) => ({
+      ...current,
+      closed: value,
+    });
+    const closing = {
+      refuse: (head: { metadata?: Record<string, unknown> }) =>
+        head.metadata?.['closed'] ? full : undefined,
+      metadata: (current: Record<string, unknown>) => ({ ...current, after: true }),
+    };
+    await store.update(task.id, alice, { metadata: closed(true) });
+    const mine = request();
+    await store.loadHead(task.id, mine);
+    await store.update(task.id, alice, { metadata: closed(false) });
+    expect((await store.update(task.id, mine, closing))?.metadata).toEqual({
+      closed: false,
+      after: true,
+    });
+    await store.update(task.id, alice, { metadata: closed(true) });
+    await expect(store.update(task.id, mine, closing)).rejects.toBe(full);
+  });
+});

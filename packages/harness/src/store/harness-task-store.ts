@@ -164,13 +164,17 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
     );
   }
 
-  /** Applies `change` atomically; undefined when the task does not exist for this caller. */
+  /**
+   * Applies `change` atomically; undefined when the task does not exist for
+   * this caller. On PostgreSQL the change starts from the head this request
+   * last saw, checked by the write itself.
+   */
   update(
     taskId: string,
     context: ServerCallContext,
     change: TaskChange,
   ): Promise<TaskHead | undefined> {
-    return this.repository.update(this.ownerOf(context), taskId, change);
+    return this.repository.update(this.ownerOf(context), taskId, change, context);
   }
 
   appendReply(

@@ -64,8 +64,16 @@ export interface TaskRepository {
    * owner's history quota (`HistoryQuotaError`).
    */
   create(owner: Owner, tasks: Task[], turnRow?: TurnRowWrite): Promise<void>;
-  /** `change` applied atomically; undefined when the owner has no such task. */
-  update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined>;
+  /**
+   * `change` applied atomically; undefined when the owner has no such task.
+   * `request` may start from the head that request last read or wrote.
+   */
+  update(
+    owner: Owner,
+    taskId: string,
+    change: TaskChange,
+    request?: RequestKey,
+  ): Promise<TaskHead | undefined>;
   /**
    * A command's entries, its reply as the status message (state kept), its
    * effects. `replyEvent` is what the runner will publish: a repository that

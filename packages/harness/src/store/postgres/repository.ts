@@ -25,7 +25,8 @@ import { keepAnswer } from './turn-functions.js';
  * install (`command-functions.ts`): one round trip for a new task, and the
  * head read with the retry check plus that call on an existing one. Every
  * other change (a turn's message, start and ending, a cancel, a fork's copy)
- * is the head read and one call (`task-changes.ts`), its turn row written in
+ * is one call from the head its request last saw, or a head read and the call
+ * (`task-changes.ts`), its turn row written in
  * that call, and the SDK's save is one call too (two when it stores a task
  * with a long history); a turn's answer is one call (`turn-functions.ts`).
  * In this process, one writer of a task at a time holds a connection
@@ -95,8 +96,13 @@ export class PostgresTaskRepository implements TaskRepository {
     return this.writers.timed(this.commands.create(tasks, owner));
   }
 
-  update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
-    return this.writers.run(taskId, () => this.changes.update(owner, taskId, change));
+  update(
+    owner: Owner,
+    taskId: string,
+    change: TaskChange,
+    request?: RequestKey,
+  ): Promise<TaskHead | undefined> {
+    return this.writers.run(taskId, () => this.changes.update(owner, taskId, change, request));
   }
 
   appendReply(

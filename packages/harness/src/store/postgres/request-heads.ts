@@ -5,18 +5,26 @@ import { fromRow, MESSAGES_TABLE } from '../messages-table.js';
 import type { Owner } from '../owner.js';
 import { headOfRow, TASKS_TABLE, type HeadRow } from '../task-rows.js';
 
-/** Metadata seen by one request, by task: the stored column, or null when it is empty. */
-type SeenMetadata = Map<string, string | null>;
+/**
+ * What one request last saw of a task: the stored metadata column (null when
+ * empty) and, when it saw the status too, the whole head.
+ */
+interface Seen {
+  metadata: string | null;
+  head?: HeadRow;
+}
 
 /**
- * A command's reads of a task's head on PostgreSQL, remembered by request (its
- * call context) for the same request's write: the head read with the retry
- * check (so the command needs no second read), and the metadata a change is
- * computed from.
+ * A request's reads of a task's head on PostgreSQL, remembered by request (its
+ * call context) for the same request's writes: the head read with the retry
+ * check (so the command needs no second read), and the head a change is
+ * computed from. A write checks what it was computed from against what is
+ * stored, so a remembered head that has moved on costs a round trip, never a
+ * wrong write.
  */
 export class RequestHeads {
-  /** By request: the metadata its head read saw. */
-  private readonly seen = new WeakMap<object, SeenMetadata>();
+  /** By request, by task: what it last read or wrote. */
+  private readonly seen = new WeakMap<object, Map<string, Seen>>();
   /** By request: heads read with its retry check, by task (null: the caller has no such task). */
   private readonly prefetched = new WeakMap<object, Map<string, HeadRow | null>>();
 
@@ -65,13 +73,18 @@ export class RequestHeads {
       (reader && this.takePrefetched(reader, taskId)) ?? (await this.readHead(taskId, scope));
     if (!row) return undefined;
     const head = headOfRow(taskId, row);
-    if (reader) this.remember(reader, taskId, row.metadata);
+    if (reader) this.rememberHead(reader, taskId, row);
     return head;
   }
 
   /** The metadata `reader` saw of the task; undefined when it read no head of it. */
   seenMetadata(reader: object, taskId: string): string | null | undefined {
-    return this.seen.get(reader)?.get(taskId);
+    return this.seenBy(reader).get(taskId)?.metadata;
+  }
+
+  /** The head `reader` last read or wrote of the task, if it saw all of it. */
+  seenHead(reader: object, taskId: string): HeadRow | undefined {
+    return this.seenBy(reader).get(taskId)?.head;
   }
 
   async readHead(taskId: string, scope: Owner): Promise<HeadRow | undefined> {
@@ -92,9 +105,18 @@ export class RequestHeads {
     return head ?? false;
   }
 
+  /** The metadata a write by `reader` left; its status is not known, so no head is kept. */
   remember(reader: object, taskId: string, metadata: string | null): void {
+    this.seenBy(reader).set(taskId, { metadata });
+  }
+
+  rememberHead(reader: object, taskId: string, head: HeadRow): void {
+    this.seenBy(reader).set(taskId, { metadata: head.metadata, head });
+  }
+
+  private seenBy(reader: object): Map<string, Seen> {
     let seen = this.seen.get(reader);
     if (!seen) this.seen.set(reader, (seen = new Map()));
-    seen.set(taskId, metadata);
+    return seen;
   }
 }

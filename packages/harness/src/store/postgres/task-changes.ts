@@ -17,6 +17,7 @@ import {
   SAVE_TASK_FUNCTION,
 } from './change-functions.js';
 import { entryRows, newTaskRows } from './json-rows.js';
+import type { RequestKey } from '../task-repository.js';
 import type { RequestHeads } from './request-heads.js';
 
 /** What the change functions answer (`change-functions.ts`). */
@@ -39,10 +40,11 @@ const CHANGE_ATTEMPTS = 50;
 const SAVE_TAIL = 100;
 
 /**
- * Task changes on PostgreSQL as calls of the change functions: the head read,
- * the change computed from it (its refusal, status and metadata), then one
- * call that writes it with its turn row, and new tasks with their first
- * turn's row in one call. Two round trips for a change, one for new tasks.
+ * Task changes on PostgreSQL as calls of the change functions: a head (the
+ * one the request last saw, or one read now), the change computed from it
+ * (its refusal, status and metadata), then one call that writes it with its
+ * turn row, and new tasks with their first turn's row in one call. One round
+ * trip for a change from a head still stored, two otherwise; one for new tasks.
  */
 export class PostgresTaskChanges {
   constructor(
@@ -52,7 +54,17 @@ export class PostgresTaskChanges {
     private readonly historyCharsPerOwner: number,
   ) {}
 
-  async update(owner: Owner, taskId: string, change: TaskChange): Promise<TaskHead | undefined> {
+  /**
+   * `change` from the head `request` last saw when it saw one (one round trip
+   * when that is still the stored head), else from a head read now. A refusal
+   * is only decided on a head read now.
+   */
+  async update(
+    owner: Owner,
+    taskId: string,
+    change: TaskChange,
+    request?: RequestKey,
+  ): Promise<TaskHead | undefined> {
     const entries = change.append?.length
       ? entryRows(taskId, change.append, change.replyLink)
       : null;
@@ -60,10 +72,17 @@ export class PostgresTaskChanges {
     const quota = this.quotaOf(change.create);
     const turn = turnParameters(change.turnRow);
     const writesHead = change.status !== undefined || change.metadata !== undefined;
-    let row: HeadRow | undefined = await this.heads.readHead(taskId, owner);
+    const seen = request && this.heads.seenHead(request, taskId);
+    let remembered = seen !== undefined;
+    let row: HeadRow | undefined = seen ?? (await this.heads.readHead(taskId, owner));
     for (let attempt = 1; row; attempt++) {
       const head = headOfRow(taskId, row);
       const refused = change.refuse?.(head);
+      if (refused && remembered) {
+        remembered = false;
+        row = await this.heads.readHead(taskId, owner);
+        continue;
+      }
       if (refused) throw refused;
       if (change.status) head.status = change.status(head.status);
       if (change.metadata)
@@ -94,6 +113,12 @@ export class PostgresTaskChanges {
       });
       const answer = result.rows[0];
       if (!answer) return undefined;
+      const stored: HeadRow = {
+        context_id: answer.head_context_id,
+        status: answer.head_status,
+        metadata: answer.head_metadata,
+      };
+      if (request) this.heads.rememberHead(request, taskId, stored);
       switch (answer.outcome) {
         case 'applied':
           if (change.turnRow?.kind === 'removeAll')
@@ -102,11 +127,8 @@ export class PostgresTaskChanges {
         case 'stale':
           if (attempt >= CHANGE_ATTEMPTS)
             throw new Error(`task ${taskId}: its head kept changing under a change`);
-          row = {
-            context_id: answer.head_context_id,
-            status: answer.head_status,
-            metadata: answer.head_metadata,
-          };
+          row = stored;
+          remembered = false;
           break;
         case 'fenced':
           return undefined;
