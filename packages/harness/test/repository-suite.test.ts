@@ -254,6 +254,9 @@ async function harnessProcesses(kind: 'sqlite' | 'postgres') {
   const config = writeConfig(dataDir, {
     defaultModel: 'openai/gpt-test',
     turns: { firstByteMs: 30_000 },
+    // The restart is on another port, so its sweep ends the killed run's turn once
+    // that run's lease runs out: 3 s rather than the default 10.
+    cluster: { leaseMs: 3000 },
   });
   const store = await processStore(kind, { ownDatabase: 'a2a_suite_crash' });
   const args = ['--data', dataDir, '--config', config, ...store.flags];
