@@ -264,15 +264,17 @@ export class ClusterTurns implements TurnScheduler {
 
   /**
    * At start-up: the turns of this instance's earlier runs under its name,
-   * which are gone, end at once rather than when their leases expire.
+   * which are gone, end at once rather than when their leases expire. Their
+   * lease goes last: while it stands, no other instance's sweep takes those
+   * turns, so the restart ends them all and says so.
    */
   async endPreviousRuns(): Promise<string[]> {
     const { name } = this.options.lease;
     if (name === null) return [];
     const ended: string[] = [];
     for (const instance of await previousRuns(this.db, name, this.me)) {
-      if (await endLeaseOfGoneRun(this.db, instance))
-        ended.push(...(await this.endTurnsOf(instance)));
+      ended.push(...(await this.endTurnsOf(instance)));
+      await endLeaseOfGoneRun(this.db, instance);
     }
     return ended;
   }

@@ -159,12 +159,10 @@ export async function previousRuns(db: AnyKysely, name: string, me: string): Pro
   return gone;
 }
 
-/** Ends a gone run's lease whether or not it expired: true when its turns are now for this instance to end. */
-export async function endLeaseOfGoneRun(db: AnyKysely, instance: string): Promise<boolean> {
-  const deleted = await (db as Kysely<ClusterTables>)
+/** Ends a gone run's lease whether or not it expired, once its turns have ended. */
+export async function endLeaseOfGoneRun(db: AnyKysely, instance: string): Promise<void> {
+  await (db as Kysely<ClusterTables>)
     .deleteFrom(LEASES_TABLE)
     .where('instance', '=', instance)
-    .returning('instance')
     .execute();
-  return deleted.length > 0;
 }
