@@ -76,7 +76,11 @@ async function getTask(taskId: string) {
 beforeAll(async () => {
   store = await processStore('postgres', { ownDatabase: 'a2a_scale' });
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-scale-'));
-  const config = writeConfig(dataDir, { offline: { latencyMs: WORD_LATENCY_MS } });
+  // A 4 s lease, as the cluster's fault tests use: kill -9 of an instance waits for it to run out.
+  const config = writeConfig(dataDir, {
+    offline: { latencyMs: WORD_LATENCY_MS },
+    cluster: { leaseMs: 4000 },
+  });
   // One data directory, so one command directory: as a shared volume would be.
   const args = [
     '--data',
