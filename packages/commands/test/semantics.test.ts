@@ -8,24 +8,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleAgent, type RunningAgent } from './support/example-agent.js';
 import { EXT, rawGet, rest, resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 
+/** Turns that end at once, and turns slow enough for a message to land while they run. */
 let agent: RunningAgent;
+let slow: RunningAgent;
 beforeAll(async () => {
-  agent = await startExampleAgent(400);
+  [agent, slow] = await Promise.all([startExampleAgent(0), startExampleAgent(400)]);
 });
-afterAll(() => agent.close());
+afterAll(() => Promise.all([agent.close(), slow.close()]));
 
-const send = (text: string, ids: { taskId?: string; contextId?: string } = {}, extra = {}) =>
-  rpc(agent.baseUrl, 'SendMessage', { message: userText(text, ids), ...extra });
+const send = (
+  text: string,
+  ids: { taskId?: string; contextId?: string } = {},
+  extra = {},
+  on = agent,
+) => rpc(on.baseUrl, 'SendMessage', { message: userText(text, ids), ...extra });
 
-async function getTask(id: string, historyLength?: number) {
-  const { body } = await rpc(agent.baseUrl, 'GetTask', { id, historyLength });
+async function getTask(id: string, historyLength?: number, on = agent) {
+  const { body } = await rpc(on.baseUrl, 'GetTask', { id, historyLength });
   if (body.error) throw new Error(body.error.message);
   return body.result;
 }
 
 /** A task that has finished one model turn and now waits for input. */
-async function idleTask() {
-  const { body } = await send('hello');
+async function idleTask(on = agent) {
+  const { body } = await send('hello', {}, {}, on);
   expect(body.result.task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
   return body.result.task;
 }
@@ -206,13 +212,13 @@ describe('§3 The reply', () => {
   });
 
   it('§3 §4: the stream of a turn in flight gets the reply and still ends with the turn', async () => {
-    const task = await idleTask();
-    const { events } = await rpcStream(agent.baseUrl, 'SendStreamingMessage', {
+    const task = await idleTask(slow);
+    const { events } = await rpcStream(slow.baseUrl, 'SendStreamingMessage', {
       message: userText('slow turn', { taskId: task.id }),
     });
     const first = resultOf(await events.next());
     expect(first.task.status.state).toBe('TASK_STATE_WORKING');
-    const { body } = await send('/echo mid-turn', { taskId: task.id });
+    const { body } = await send('/echo mid-turn', { taskId: task.id }, {}, slow);
     // §4: answered at once, while the turn still runs.
     expect(body.result.task.status.state).toBe('TASK_STATE_WORKING');
     const rest = (await events.rest()).map(resultOf);
@@ -222,7 +228,7 @@ describe('§3 The reply', () => {
     expect(final.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(texts(final.status.message)).toEqual(['You said: slow turn']);
     expect(rest.indexOf(reply)).toBeLessThan(rest.length - 1);
-    const stored = await getTask(task.id);
+    const stored = await getTask(task.id, undefined, slow);
     expect(stored.metadata?.command).toBeUndefined();
     expect(stored.history.map((m: any) => texts(m)[0])).toContain('mid-turn');
   });
@@ -256,19 +262,19 @@ describe('§4 Task states', () => {
   });
 
   it('§4: ordinary messages during a turn queue in order; no stream breaks, none is lost', async () => {
-    const task = await idleTask();
-    const first = await rpcStream(agent.baseUrl, 'SendStreamingMessage', {
+    const task = await idleTask(slow);
+    const first = await rpcStream(slow.baseUrl, 'SendStreamingMessage', {
       message: userText('one', { taskId: task.id }),
     });
     expect(resultOf(await first.events.next()).task).toBeDefined();
-    const second = send('two', { taskId: task.id });
-    const third = send('three', { taskId: task.id });
+    const second = send('two', { taskId: task.id }, {}, slow);
+    const third = send('three', { taskId: task.id }, {}, slow);
     const firstEvents = (await first.events.rest()).map(resultOf);
     expect(firstEvents.at(-1).statusUpdate.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const [two, three] = await Promise.all([second, third]);
     expect(two.body.error).toBeUndefined();
     expect(three.body.error).toBeUndefined();
-    const stored = await getTask(task.id);
+    const stored = await getTask(task.id, undefined, slow);
     expect(stored.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
     const said = stored.history.map((m: any) => texts(m)[0]);
     expect(said.slice(-6)).toEqual([

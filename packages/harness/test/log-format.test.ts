@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { spawnHarness } from 'a2a-testing/process';
 
@@ -79,9 +79,11 @@ function listeningLine(output: string): string {
   return output.split('\n').find((line) => LISTENING.test(line))!;
 }
 
-// Each case starts the CLI: seconds each on a busy machine.
-describe('log format', { timeout: 60_000 }, () => {
-  it('on a terminal, lines are pretty: time, level, message, then the fields indented', async () => {
+// Each case starts the CLI on its own data: seconds each on a busy machine, so they run side by side.
+describe.concurrent('log format', { timeout: 60_000 }, () => {
+  it('on a terminal, lines are pretty: time, level, message, then the fields indented', async ({
+    expect,
+  }) => {
     const output = await outputUntilListening(true);
     const line = listeningLine(output);
     expect(isJson(line)).toBe(false);
@@ -90,7 +92,7 @@ describe('log format', { timeout: 60_000 }, () => {
     expect(output.split('\n').filter((each) => each.startsWith('{'))).toEqual([]);
   });
 
-  it('without a terminal, every line is JSON', async () => {
+  it('without a terminal, every line is JSON', async ({ expect }) => {
     const harness = await spawnHarness([
       '--data',
       mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-')),
@@ -105,20 +107,20 @@ describe('log format', { timeout: 60_000 }, () => {
     }
   });
 
-  it('--log-format json gives JSON on a terminal too', async () => {
+  it('--log-format json gives JSON on a terminal too', async ({ expect }) => {
     const output = await outputUntilListening(true, ['--log-format', 'json']);
     const line = listeningLine(output);
     expect(JSON.parse(line)).toMatchObject({ level: 30, msg: expect.stringMatching(LISTENING) });
   });
 
-  it('--log-format pretty gives pretty lines without a terminal', async () => {
+  it('--log-format pretty gives pretty lines without a terminal', async ({ expect }) => {
     const output = await outputUntilListening(false, ['--log-format', 'pretty']);
     const line = listeningLine(output);
     expect(isJson(line)).toBe(false);
     expect(line).toMatch(/INFO: a2a-harness listening on http:/);
   });
 
-  it('refuses a format it does not know', async () => {
+  it('refuses a format it does not know', async ({ expect }) => {
     const child = spawn(process.execPath, serveArgs(['--log-format', 'xml']), {
       cwd: packageDir,
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
