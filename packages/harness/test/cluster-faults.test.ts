@@ -164,9 +164,16 @@ async function queueHolds(label: string, via: HarnessProcess[]): Promise<void> {
   await waitUntil(() => burst.taken.every((text) => modelCalls().includes(text)), 30_000);
 }
 
-/** A reply the model writes: long for turns under a fault, short for the queue's burst. */
+/**
+ * Turns a fault must find still running, however slow the machine is to set
+ * the fault up: the queue's held turn, and those of an instance paused or
+ * killed. They end by /stop or by the fault, never by their last word.
+ */
+const CUT_SHORT = /^(hold|pause (one|two)|kill (one|two)|rerun one)/;
+
+/** A reply the model writes: long for turns a fault cuts short, short for the queue's burst. */
 function answerTo(text: string): string {
-  const words = text.startsWith('burst') ? 3 : text.startsWith('hold') ? 1000 : ANSWER_WORDS;
+  const words = text.startsWith('burst') ? 3 : CUT_SHORT.test(text) ? 1000 : ANSWER_WORDS;
   return `answer to ${text}: ${Array.from({ length: words }, (_, i) => `w${i}`).join(' ')}`;
 }
 
