@@ -3,30 +3,19 @@
  * into new tasks (a fork) is checked against limits.historyCharsPerOwner in
  * the transaction that stores it, so concurrent copies cannot all pass.
  */
-import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessTaskStore, HistoryQuotaError, type HarnessDatabase } from '../src/store/index.js';
 import { storedChars } from '../src/store/index.js';
 import { openTestDatabase, storeKinds } from 'a2a-testing/stores';
+import { textMessage } from 'a2a-commands/client';
 
 const context = (name: string) =>
   new ServerCallContext({ user: { isAuthenticated: true, userName: name } });
 
-function message(text: string): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    taskId: '',
-    contextId: 'ctx',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, mediaType: '', filename: '', metadata: undefined },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+/** A user message of `text` in the tasks' context. */
+const message = (text: string): Message => textMessage(text, { contextId: 'ctx' });
 
 function task(history: Message[]): Task {
   return {

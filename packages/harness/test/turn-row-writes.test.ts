@@ -4,7 +4,7 @@
  * vetoes it when it is gone. Each case reads the rows back with its own
  * connection.
  */
-import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
+import { TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,23 +19,12 @@ import {
   type HarnessDatabase,
   type RemovedTurn,
 } from '../src/store/index.js';
+import { textMessage } from 'a2a-commands/client';
 
 const alice = new ServerCallContext({ user: { isAuthenticated: true, userName: 'alice' } });
 
-function message(text: string): Message {
-  return {
-    messageId: crypto.randomUUID(),
-    taskId: '',
-    contextId: 'ctx',
-    role: Role.ROLE_USER,
-    parts: [
-      { content: { $case: 'text', value: text }, mediaType: '', filename: '', metadata: undefined },
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
+/** A user message of `text` in the tasks' context. */
+const message = (text: string): Message => textMessage(text, { contextId: 'ctx' });
 
 function newTask(): Task {
   return {
