@@ -1,22 +1,12 @@
 import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { serve, type ApiKeys, type HarnessConfig, type RunningHarness } from 'a2a-harness';
 import { bundledStreamWorker } from './harness-cli.js';
-import { TEST_RUN_ENV } from './test-run.js';
+import { temporaryRoot } from './test-run.js';
 
 export interface TestHarness extends RunningHarness {
   dataDir: string;
-}
-
-/**
- * Where a data directory goes: the run's folder when the project has one, which
- * the global setup removes at the end of the run (a harness restarted on the same
- * data within the run still finds it), else the system's temporary folder.
- */
-function temporaryRoot(): string {
-  return process.env[TEST_RUN_ENV] ?? os.tmpdir();
 }
 
 /** The harness on a free loopback port, with a fresh data directory unless one is given. */
@@ -38,6 +28,7 @@ export async function startHarness(
     webUiDir?: string;
   } = {},
 ): Promise<TestHarness> {
+  // In the run's folder: a harness restarted on the same data within the run still finds it.
   const dataDir = options.dataDir ?? mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-data-'));
   const running = await serve({
     host: options.host ?? '127.0.0.1',

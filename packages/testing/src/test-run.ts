@@ -32,3 +32,12 @@ export function testRunDir(): string {
   }
   return dir;
 }
+
+/**
+ * Where a test's temporary folder goes: the run's folder when the project has
+ * one, which the global setup removes at the end of the run, else the system's
+ * temporary folder.
+ */
+export function temporaryRoot(): string {
+  return process.env[TEST_RUN_ENV] ?? os.tmpdir();
+}
