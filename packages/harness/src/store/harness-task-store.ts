@@ -74,15 +74,9 @@ export class HarnessTaskStore implements TaskStore, CommandTaskStore {
         db.connection().execute(async () => run());
       const commits = new GroupCommit(sqlite, exclusive, options.groupCommit ?? true);
       walCheckpointsOf(db)?.holdWritesWith((run) => commits.quiet(run));
-      this.repository = new SqliteTaskRepository(
-        sqlite,
-        commits,
-        writers,
-        reads,
-        this.historyCharsPerOwner,
-      );
+      this.repository = new SqliteTaskRepository(sqlite, commits, writers, reads);
     } else if (pool) {
-      this.repository = new PostgresTaskRepository(pool, writers, reads, this.historyCharsPerOwner);
+      this.repository = new PostgresTaskRepository(pool, writers, reads);
     } else {
       throw new Error('the task store needs a database opened by openDatabase');
     }

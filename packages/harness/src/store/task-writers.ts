@@ -2,6 +2,12 @@ import type { Task } from '@a2a-js/sdk';
 import { KeyedLock } from 'a2a-commands/server/internal';
 import { historyCharsOf } from './history-quota.js';
 
+/** New tasks' history against the owner's quota: the limit, and how much they add. */
+export interface HistoryQuotaCheck {
+  limit: number;
+  adding: number;
+}
+
 export interface TaskWritersOptions {
   /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
   historyCharsPerOwner: number;
@@ -22,11 +28,14 @@ export class TaskWriters {
 
   /** Whether storing `subtasks` must check the owner's history quota first. */
   quotaApplies(subtasks: readonly Task[] | undefined): boolean {
-    return (
-      Number.isFinite(this.options.historyCharsPerOwner) &&
-      subtasks !== undefined &&
-      historyCharsOf(subtasks) > 0
-    );
+    return this.quotaOf(subtasks) !== undefined;
+  }
+
+  /** The quota `tasks`' history is checked against, and what it adds; undefined when there is nothing to check. */
+  quotaOf(tasks: readonly Task[] | undefined): HistoryQuotaCheck | undefined {
+    if (!tasks?.length || !Number.isFinite(this.options.historyCharsPerOwner)) return undefined;
+    const adding = historyCharsOf(tasks);
+    return adding > 0 ? { limit: this.options.historyCharsPerOwner, adding } : undefined;
   }
 
   /** `write`, timed for `onWrite`. */

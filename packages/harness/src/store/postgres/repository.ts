@@ -42,11 +42,10 @@ export class PostgresTaskRepository implements TaskRepository {
     private readonly pool: pg.Pool,
     private readonly writers: TaskWriters,
     private readonly reads: KyselyReads,
-    historyCharsPerOwner: number,
   ) {
     this.heads = new RequestHeads(pool);
     this.commands = new PostgresCommandWrites(pool, this.heads);
-    this.changes = new PostgresTaskChanges(pool, this.heads, historyCharsPerOwner);
+    this.changes = new PostgresTaskChanges(pool, this.heads, writers);
   }
 
   notifyRepliesWith(notifier: ReplyNotifier): void {

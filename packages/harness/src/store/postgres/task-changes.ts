@@ -2,7 +2,7 @@ import type { Message, Task } from '@a2a-js/sdk';
 import type { TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type pg from 'pg';
-import { historyCharsOf, HistoryQuotaError } from '../history-quota.js';
+import { HistoryQuotaError } from '../history-quota.js';
 import type { Owner } from '../owner.js';
 import {
   MessageIdTakenError,
@@ -18,6 +18,7 @@ import {
 } from './change-functions.js';
 import { entryRows, newTaskRows } from './json-rows.js';
 import type { RequestKey } from '../task-repository.js';
+import type { HistoryQuotaCheck, TaskWriters } from '../task-writers.js';
 import type { RequestHeads } from './request-heads.js';
 
 /** What the change functions answer (`change-functions.ts`). */
@@ -50,8 +51,7 @@ export class PostgresTaskChanges {
   constructor(
     private readonly pool: pg.Pool,
     private readonly heads: RequestHeads,
-    /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
-    private readonly historyCharsPerOwner: number,
+    private readonly writers: TaskWriters,
   ) {}
 
   /**
@@ -69,7 +69,7 @@ export class PostgresTaskChanges {
       ? entryRows(taskId, change.append, change.replyLink)
       : null;
     const subtasks = change.create?.length ? newTaskRows(change.create, owner) : undefined;
-    const quota = this.quotaOf(change.create);
+    const quota = this.writers.quotaOf(change.create);
     const turn = turnParameters(change.turnRow);
     const writesHead = change.status !== undefined || change.metadata !== undefined;
     const seen = request && this.heads.seenHead(request, taskId);
@@ -144,7 +144,7 @@ export class PostgresTaskChanges {
     if (turnRow && turnRow.kind !== 'queue')
       throw new Error(`a new task's turn row is queued, not ${turnRow.kind}`);
     const { rows, messages } = newTaskRows(tasks, owner);
-    const quota = this.quotaOf(tasks.slice(0, -1));
+    const quota = this.writers.quotaOf(tasks.slice(0, -1));
     const result = await this.pool.query<ChangeRow>({
       name: CREATE_TASKS_FUNCTION,
       text: `select * from ${CREATE_TASKS_FUNCTION}($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
@@ -182,18 +182,6 @@ export class PostgresTaskChanges {
     if (task.history.length <= SAVE_TAIL || !(await save(task.history.slice(-SAVE_TAIL), false)))
       await save(task.history, true);
   }
-
-  /** The quota new tasks' history is checked against; undefined when there is nothing to check. */
-  private quotaOf(tasks: readonly Task[] | undefined): Quota | undefined {
-    if (!tasks?.length || !Number.isFinite(this.historyCharsPerOwner)) return undefined;
-    const adding = historyCharsOf(tasks);
-    return adding > 0 ? { limit: this.historyCharsPerOwner, adding } : undefined;
-  }
-}
-
-interface Quota {
-  limit: number;
-  adding: number;
 }
 
 /** The turn row write as the function's last five arguments: kind, turn id, row id, instance, limit. */
@@ -218,7 +206,7 @@ function turnParameters(write: TurnRowWrite | undefined): unknown[] {
 function refusal(
   answer: Pick<ChangeRow, 'outcome' | 'detail'>,
   taskId: string,
-  quota: Quota | undefined,
+  quota: HistoryQuotaCheck | undefined,
   turnRow: TurnRowWrite | undefined,
 ): Error {
   if (answer.outcome === 'taken') return new MessageIdTakenError(taskId, answer.detail!);

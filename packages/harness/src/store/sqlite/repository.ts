@@ -28,9 +28,8 @@ export class SqliteTaskRepository implements TaskRepository {
     commits: GroupCommit,
     private readonly writers: TaskWriters,
     private readonly reads: KyselyReads,
-    historyCharsPerOwner: number,
   ) {
-    this.writes = new SqliteWrites(connection, commits, historyCharsPerOwner);
+    this.writes = new SqliteWrites(connection, commits, writers);
     this.now = new SqliteReads(connection);
   }
 

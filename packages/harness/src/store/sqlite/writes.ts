@@ -3,7 +3,7 @@ import type { CommandEffects, TaskHead } from 'a2a-commands/server';
 import { withoutReplyTags } from 'a2a-commands/server/internal';
 import type SqliteDatabase from 'better-sqlite3';
 import type { GroupCommit } from '../group-commit.js';
-import { historyCharsOf, HistoryQuotaError } from '../history-quota.js';
+import { HistoryQuotaError } from '../history-quota.js';
 import { MESSAGES_TABLE, replyLinkOf, toRow, type ReplyLink } from '../messages-table.js';
 import { MessageIdTakenError, noTurnRows, type TaskChange } from '../task-change.js';
 import {
@@ -16,6 +16,7 @@ import {
   type HeadRow,
 } from '../task-rows.js';
 import type { Owner } from '../owner.js';
+import type { TaskWriters } from '../task-writers.js';
 
 /** A command's answer waits on its write: it is not held for a turn's group (`GroupCommit`). */
 const ANSWERS_REQUEST = { answersRequest: true };
@@ -48,8 +49,8 @@ export class SqliteWrites {
   constructor(
     database: SqliteDatabase.Database,
     private readonly commits: GroupCommit,
-    /** limits.historyCharsPerOwner: how much history new sub-tasks and forks may fill. */
-    private readonly historyCharsPerOwner: number,
+    /** Whose `quotaOf` new tasks' history is checked against. */
+    private readonly writers: TaskWriters,
   ) {
     this.charsOwned = database
       .prepare<[string, string], number>(
@@ -203,12 +204,11 @@ export class SqliteWrites {
    * concurrent forks cannot all pass.
    */
   private checkHistoryQuota(subtasks: readonly Task[], scope: Owner): void {
-    if (!Number.isFinite(this.historyCharsPerOwner)) return;
-    const adding = historyCharsOf(subtasks);
-    if (adding === 0) return;
+    const quota = this.writers.quotaOf(subtasks);
+    if (!quota) return;
     const stored = Number(this.charsOwned.get(scope.owner, scope.tenant) ?? 0);
-    if (stored + adding > this.historyCharsPerOwner)
-      throw new HistoryQuotaError(adding, stored, this.historyCharsPerOwner);
+    if (stored + quota.adding > quota.limit)
+      throw new HistoryQuotaError(quota.adding, stored, quota.limit);
   }
 
   private insertTask(task: Task, scope: Owner): void {
