@@ -127,6 +127,17 @@ async function untilStreaming(entries: StreamEntry[]): Promise<void> {
   await waitUntil(() => entries.every((entry) => entry.chunks > 0 || entry.error), 20_000);
 }
 
+/** The fault is for `instance`: each entry's turn must run there, not on the one that claimed it first. */
+async function runOn(instance: HarnessProcess, entries: StreamEntry[]): Promise<void> {
+  for (const entry of entries) {
+    const [row] = await admin<{ instance: string }>(
+      'select instance from a2a_harness_turns where task_id = $1 and instance is not null',
+      [entry.taskId],
+    );
+    expect(row?.instance, `where "${entry.text}" runs`).toBe(idOf(instance));
+  }
+}
+
 function noLateChunks(subscriptions: Subscription[]): void {
   for (const subscription of subscriptions) expect(subscription.lateChunks).toBe(0);
 }
@@ -340,6 +351,7 @@ describe('a cluster of three instances under faults', () => {
     const [a, b, c] = instances as [HarnessProcess, HarnessProcess, HarnessProcess];
     const onA = [stream(a, 'pause one'), stream(a, 'pause two')];
     await untilStreaming(onA);
+    await runOn(a, onA);
     const watching = [
       await subscribe(b.listeningUrl, onA[0]!.taskId!),
       await subscribe(a.listeningUrl, onA[1]!.taskId!),
@@ -376,6 +388,8 @@ describe('a cluster of three instances under faults', () => {
     const onA = [stream(a, 'kill one'), stream(a, 'kill two')];
     const onB = stream(b, 'kill three');
     await untilStreaming([...onA, onB]);
+    await runOn(a, onA);
+    await runOn(b, [onB]);
     const watching = await subscribe(c.listeningUrl, onA[0]!.taskId!);
     const queued = stream(c, 'kill queued', onA[0]!.taskId);
     await waitUntil(() => queued.taskId !== undefined);
@@ -403,6 +417,7 @@ describe('a cluster of three instances under faults', () => {
     extras.push(first);
     const onFirst = stream(first, 'rerun one');
     await untilStreaming([onFirst]);
+    await runOn(first, [onFirst]);
     const watching = await subscribe(c.listeningUrl, onFirst.taskId!);
     const queued = stream(b, 'rerun queued', onFirst.taskId);
     await waitUntil(() => queued.taskId !== undefined);
@@ -428,6 +443,7 @@ describe('a cluster of three instances under faults', () => {
     // Started on the identity of an instance that is alive: it must not touch that one's turn.
     const running = stream(again, 'rerun twin');
     await untilStreaming([running]);
+    await runOn(again, [running]);
     const twin = await spawnInstance([
       '--instance-name',
       again.logs.find((line) => line.msg === 'joined the instances on this database')
@@ -455,7 +471,10 @@ describe('a cluster of three instances under faults', () => {
         if (task.status.state !== 'TASK_STATE_WORKING') break;
         await sleep(100);
       }
-      expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      const sentToIt = accepted.filter((each) => each.taskId === taskId).map((each) => each.text);
+      expect(task.status.state, `the task of ${JSON.stringify(sentToIt)}`).toBe(
+        'TASK_STATE_INPUT_REQUIRED',
+      );
       const texts = task.history.map((message: any) => message.parts[0]?.text);
       for (const entry of accepted.filter((each) => each.taskId === taskId)) {
         const ids = task.history.filter((message: any) => message.messageId === entry.messageId);

@@ -29,6 +29,7 @@ export { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks
 export {
   LEASES_TABLE,
   TURNS_TABLE,
+  UNCLAIMED_AFTER_MS,
   type ClaimedTurn,
   type TurnRow,
   type TurnRows,

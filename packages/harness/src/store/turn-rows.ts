@@ -5,6 +5,15 @@ export const TURNS_TABLE = 'a2a_harness_turns';
 export const LEASES_TABLE = 'a2a_harness_instances';
 
 /**
+ * A waiting turn is claimed by the instance that queued it at once. One that
+ * has waited this long with none of its task's turns running was left by a
+ * runner that died between two turns, and any instance's sweep claims it.
+ * Sooner, the sweep would race the instance that queued it, and the turn would
+ * run away from its caller's stream, on another instance's faults.
+ */
+export const UNCLAIMED_AFTER_MS = 2_000;
+
+/**
  * A turn waiting or running, one row each, in arrival order (`id`). `instance`
  * is empty while the turn waits and names the process that runs it once
  * claimed; the row is deleted when the turn ends.
@@ -51,7 +60,10 @@ export interface TurnRows {
   removeClaimed(taskId: string, turnId: string, instance: string): Promise<boolean>;
   /** Whom the turn runs for; undefined when its row is gone. */
   ownerOf(taskId: string, turnId: string): Promise<Owner | undefined>;
-  /** Tasks whose turns wait with none running: their last runner died between two turns. */
+  /**
+   * Tasks whose turns have waited `UNCLAIMED_AFTER_MS` or longer with none
+   * running: their last runner died between two turns.
+   */
   unclaimedTasks(): Promise<string[]>;
   /** The turns `instance` claimed. */
   turnsOf(instance: string): Promise<{ taskId: string; turnId: string }[]>;

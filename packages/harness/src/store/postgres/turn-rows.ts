@@ -4,6 +4,7 @@ import type { Owner } from '../owner.js';
 import {
   LEASES_TABLE,
   TURNS_TABLE,
+  UNCLAIMED_AFTER_MS,
   type ClaimedTurn,
   type TurnRow,
   type TurnRows,
@@ -92,6 +93,11 @@ export class PostgresTurnRows implements TurnRows {
       .select('waiting.task_id')
       .distinct()
       .where('waiting.instance', 'is', null)
+      .where(
+        'waiting.created_at',
+        '<',
+        sql<Date>`now() - make_interval(secs => ${UNCLAIMED_AFTER_MS / 1000})`,
+      )
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
