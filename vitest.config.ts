@@ -15,11 +15,12 @@ export default defineConfig({
     // Most files wait on servers, child processes and timers rather than the
     // CPU, so more files than cores run at once; vitest's default on a
     // 2-core machine is one at a time. On an idle 2-core machine, from a
-    // clean clone: three at once took 380 s with the CPU busy 65% of the time;
-    // four took 314 s (72%); five took 305 s, and one of the cluster's fault
-    // tests lost a race that the load widened. The tests wait on conditions,
+    // clean clone: three at once took 380 s with the CPU busy 65% of the time,
+    // four 337 s (74%), six 299 s (78%). More workers cost more imports (each
+    // loads its project's modules once: 113 s of import time with four, 214 s
+    // with six), which is why the gain shrinks. The tests wait on conditions,
     // not on time, so the busier machine is theirs to bear.
-    maxWorkers: 4,
+    maxWorkers: 6,
     sequence: { sequencer: LongestFirstSequencer },
   },
 });
