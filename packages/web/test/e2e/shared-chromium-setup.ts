@@ -3,11 +3,19 @@
  * (see shared-chromium.ts) and closes it after the last file. If Chromium
  * exits before then, the run says so; the files still running fail on their
  * next browser call, and later ones on connecting.
+ *
+ * It also starts the web chat's build, without waiting for it: the files wait
+ * for it under its lock (web-build.ts), and until they start, their workers
+ * run other projects' files. Built by the first file instead, it held every
+ * end-to-end file that started meanwhile, each one a worker doing nothing.
  */
 import type { TestProject } from 'vitest/node';
 import { CHROMIUM_ENDPOINT, launchChromiumServer } from './shared-chromium.js';
+import { buildWebChat } from './web-build.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // A failed build fails again, with its message, in the first file that waits for it.
+  const building = buildWebChat().catch(() => undefined);
   const server = await launchChromiumServer();
   let closing = false;
   server.process().once('exit', (code, signal) => {
@@ -17,6 +25,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide(CHROMIUM_ENDPOINT, server.wsEndpoint());
   return async () => {
     closing = true;
-    await server.close();
+    await Promise.all([server.close(), building]);
   };
 }
