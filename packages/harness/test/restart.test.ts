@@ -3,12 +3,12 @@
  * the same data, and everything is still there; SIGTERM ends turns cleanly.
  */
 import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { processStore, storeKinds } from 'a2a-testing/stores';
+import { temporaryRoot } from 'a2a-testing/test-run';
 
 /**
  * A crashed instance's turns end once its lease lapses, which the restarted
@@ -21,11 +21,11 @@ const LEASE_MS = 1000;
 
 /** A config file of its own folder: instances on one data folder may each have theirs. */
 const configFile = (config: unknown) =>
-  writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-config-')), config);
+  writeConfig(mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-config-')), config);
 
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 mid-turn, then restart: tasks, history, model and title are kept; the turn ends with a note', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
+    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-crash-'));
     const store = await processStore(kind, { ownDatabase: 'a2a_restart' });
     const on = ['--data', dataDir, ...store.flags];
     // Slow words keep the turn running when the kill comes; the restarted
@@ -83,7 +83,7 @@ describe.each(storeKinds)('on %s', (kind) => {
 });
 
 it('SIGTERM stops accepting, ends the turn in flight with a note, closes the database and exits 0', async () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-term-'));
+  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-term-'));
   const config = writeConfig(dataDir, { offline: { latencyMs: 300 } });
   const running = await spawnHarness(['--data', dataDir, '--config', config]);
   const { events } = await rpcStream(running.url, 'SendStreamingMessage', {
@@ -115,7 +115,7 @@ describe('request ids in log lines', () => {
   // listens on port 1) for the line a turn logs.
   let running: HarnessProcess;
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
+    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-logs-'));
     const config = writeConfig(dataDir, {
       providers: [{ name: 'nowhere', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }],
       defaultModel: 'nowhere/m',
