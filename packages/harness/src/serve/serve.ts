@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { expressShapedObjects } from './express-objects.js';
 import type { HarnessConfig } from '../config/config.js';
 import type { ApiKeys } from './api-keys.js';
 import { resolveLimits } from '../config/limits.js';
@@ -63,7 +64,9 @@ export interface RunningHarness {
 export async function serve(options: ServeOptions): Promise<RunningHarness> {
   const limits = resolveLimits(options.config.limits);
   const startUp = startUpSwitch();
-  const server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (req, res) => {
+  const objects = expressShapedObjects();
+  const serverOptions = { ...objects.serverOptions, connectionsCheckingInterval: TIMEOUT_CHECK_MS };
+  const server = createServer(serverOptions, (req, res) => {
     keepCloseAsked(res);
     startUp.listener(req, res);
   });
@@ -114,6 +117,7 @@ export async function serve(options: ServeOptions): Promise<RunningHarness> {
     chain,
     { dir: options.webUiDir },
   );
+  objects.adopt(app);
   startUp.ready(jsonRpcLane({ harness, chain, app }));
   // Always said, unless logs are off: with `--port 0` this line is the only place the port appears.
   const announcer =
