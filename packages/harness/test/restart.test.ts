@@ -2,7 +2,7 @@
  * The real CLI as a process: kill -9 in the middle of a model turn, restart on
  * the same data, and everything is still there; SIGTERM ends turns cleanly.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
@@ -80,6 +80,20 @@ describe.each(storeKinds)('on %s', (kind) => {
       await store.drop();
     }
   });
+});
+
+it('SIGTERM on an idle instance still finishes its stop: "stopped" is said and the database closed', async () => {
+  // Nothing in flight keeps the process alive while it stops: only what the stop waits on.
+  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-idle-term-'));
+  const running = await spawnHarness(['--data', dataDir]);
+  expect(existsSync(path.join(dataDir, 'tasks.db-wal'))).toBe(true);
+  running.child.kill('SIGTERM');
+  expect(await running.exited).toBe(0);
+  expect(running.logs.map((l) => l.msg)).toEqual(
+    expect.arrayContaining(['shutting down', 'stopped']),
+  );
+  // The last connection to close copies the WAL back and removes it.
+  expect(existsSync(path.join(dataDir, 'tasks.db-wal'))).toBe(false);
 });
 
 it('SIGTERM stops accepting, ends the turn in flight with a note, closes the database and exits 0', async () => {

@@ -133,6 +133,9 @@ export class WalCheckpoints {
 
   /** Stops the worker; closing the connection afterwards checkpoints what is left. */
   stop(): Promise<void> {
+    // Unreferenced, the worker would not keep the process alive until it
+    // exits: with nothing else left, Node would end before stop() settles.
+    this.worker.ref();
     this.worker.postMessage('stop');
     return this.exited;
   }
