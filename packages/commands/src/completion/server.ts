@@ -13,6 +13,11 @@ import {
   type CompletionValue,
 } from './spec.js';
 
+let validateRequest: ValidateFunction | undefined;
+/** Compiled once a process, on the first request: a server is made at every start, and most never complete. */
+const requestValidator = () =>
+  (validateRequest ??= new Ajv({ allErrors: false }).compile(completionRequestSchema));
+
 /** A request the endpoint refuses: the HTTP status and the spec's error code. */
 export class CompletionRefusal extends Error {
   override name = 'CompletionRefusal';
@@ -39,11 +44,9 @@ export interface ArgumentCompletionsOptions {
  */
 export class ArgumentCompletions {
   readonly maxValues: number;
-  private readonly validate: ValidateFunction;
 
   constructor(private readonly options: ArgumentCompletionsOptions) {
     this.maxValues = options.maxValues ?? DEFAULT_MAX_VALUES;
-    this.validate = new Ajv({ allErrors: false }).compile(completionRequestSchema);
   }
 
   async answer(
@@ -51,8 +54,9 @@ export class ArgumentCompletions {
     callContext: ServerCallContext,
     signal: AbortSignal = new AbortController().signal,
   ): Promise<CompletionResponse> {
-    if (!this.validate(body)) {
-      const [first] = this.validate.errors ?? [];
+    const validate = requestValidator();
+    if (!validate(body)) {
+      const [first] = validate.errors ?? [];
       const where = first?.instancePath || '(the body)';
       throw new CompletionRefusal(
         400,

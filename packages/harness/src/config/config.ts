@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 import type { ModelsConfig } from '../models/index.js';
 import { PUSH_OPTIONS_SCHEMA, type PushOptions } from '../push/push-options.js';
@@ -69,7 +69,9 @@ const schema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true }).compile<HarnessConfig>(schema);
+let validate: ValidateFunction<HarnessConfig> | undefined;
+/** Compiled on first use: most starts have no config file, and compiling is a tenth of a start. */
+const validator = () => (validate ??= new Ajv({ allErrors: true }).compile<HarnessConfig>(schema));
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -83,6 +85,7 @@ export function parseConfig(text: string, source: string): HarnessConfig {
   } catch (error) {
     throw new ConfigError(`${source}: not valid YAML or JSON: ${(error as Error).message}`);
   }
+  const validate = validator();
   if (!validate(value)) {
     const problems = (validate.errors ?? []).map(
       (e) =>

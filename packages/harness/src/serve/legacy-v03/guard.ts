@@ -82,15 +82,28 @@ const taskParams = {
   properties: { id: string, historyLength: wholeNumber, metadata: object },
 };
 
-const ajv = new Ajv({ allErrors: false });
-/** By operation: `message/send` is SendMessage, `tasks/resubscribe` SubscribeToTask, and so on. */
-const PARAMS: Partial<Record<A2AMethod, ValidateFunction>> = {
-  SendMessage: ajv.compile(sendParams),
-  SendStreamingMessage: ajv.compile(sendParams),
-  GetTask: ajv.compile(taskParams),
-  CancelTask: ajv.compile(taskParams),
-  SubscribeToTask: ajv.compile(taskParams),
-};
+type ParamsValidators = Partial<Record<A2AMethod, ValidateFunction>>;
+let params: ParamsValidators | undefined;
+
+/**
+ * By operation: `message/send` is SendMessage, `tasks/resubscribe`
+ * SubscribeToTask, and so on. Compiled on the first 0.3 call: most servers
+ * never see one, and compiling was a twentieth of a start.
+ */
+function paramsValidators(): ParamsValidators {
+  if (params) return params;
+  const ajv = new Ajv({ allErrors: false });
+  const send = ajv.compile(sendParams);
+  const task = ajv.compile(taskParams);
+  params = {
+    SendMessage: send,
+    SendStreamingMessage: send,
+    GetTask: task,
+    CancelTask: task,
+    SubscribeToTask: task,
+  };
+  return params;
+}
 
 /** `/message/parts/0/text must be string`: where the params went wrong, for the caller. */
 function firstError(validate: ValidateFunction): string {
@@ -106,7 +119,7 @@ function firstError(validate: ValidateFunction): string {
  */
 export const legacyJsonRpcGuard: RequestHandler = (req, res, next) => {
   const call = callOf(req);
-  const validate = call?.legacy ? PARAMS[call.method] : undefined;
+  const validate = call?.legacy ? paramsValidators()[call.method] : undefined;
   if (!validate) {
     next();
     return;
