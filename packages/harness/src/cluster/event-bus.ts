@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { retryWhileUnreachable, type AnyKysely } from '../store/index.js';
 import { listenApplicationName, withApplicationName } from './connection-names.js';
@@ -173,6 +173,7 @@ export class PgEventBus {
   }
 
   private async listen(): Promise<void> {
+    const { default: pg } = await import('pg');
     const client = new pg.Client({
       connectionString: withApplicationName(
         this.options.url,

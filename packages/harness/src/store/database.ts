@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks.js';
 import type { MessagesTable } from './messages-table.js';
 import { migrateHarnessTables, needsSdkMigrations } from './migrations.js';
@@ -58,7 +58,7 @@ export async function openDatabase(
 ): Promise<HarnessDatabase> {
   const kind = kindOf(url);
   if (kind === 'sqlite') createSqliteFile(url.slice('sqlite:'.length));
-  const db = kind === 'sqlite' ? openSqlite(url) : openPostgres(url, onConnectionLost);
+  const db = kind === 'sqlite' ? openSqlite(url) : await openPostgres(url, onConnectionLost);
   try {
     // The SDK's tool is a process of its own, seconds on a busy machine: only for a database
     // whose SDK rows the harness's migrations have yet to copy.
@@ -145,10 +145,12 @@ export function postgresPoolOf(db: AnyKysely): pg.Pool | undefined {
 /** How long a request waits for a pooled connection before it fails: an outage answers promptly. */
 export const POSTGRES_CONNECT_TIMEOUT_MS = 5000;
 
-function openPostgres(
+async function openPostgres(
   url: string,
   onConnectionLost: (error: Error) => void,
-): Kysely<MessagesTable> {
+): Promise<Kysely<MessagesTable>> {
+  // Loaded only for PostgreSQL: a SQLite start need not pay for the driver.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: POSTGRES_POOL_SIZE,
