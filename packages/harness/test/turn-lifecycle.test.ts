@@ -159,7 +159,13 @@ describe.each(storeKinds)('on %s', (kind) => {
         async () => ((await slow.harness.turns.scheduler.busy(task.id)) ? true : undefined),
         'the turn to start',
       );
-      await rpc(slow.url, 'SendMessage', { message: userText('/stop', { taskId: task.id }) });
+      const stop = await rpc(slow.url, 'SendMessage', {
+        message: userText('/stop', { taskId: task.id }),
+      });
+      // Said at once, rather than after the model's first word: the /stop found the turn.
+      expect(textOf(stop.body.result.task.status.message)).toMatch(
+        /^Stopped the answer in progress/,
+      );
       const rest = await readUntil(events, isFinalStatus);
       expect(textOf(rest.at(-1).statusUpdate.status.message)).toBe(STOPPED_BEFORE_ANSWER);
     } finally {
