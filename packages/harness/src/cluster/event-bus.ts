@@ -63,14 +63,19 @@ export class PgEventBus {
   /** Set as `close` begins: sends that fail then are not tried again. */
   private closing = false;
 
-  private constructor(private readonly options: EventBusOptions) {
+  private constructor(
+    private readonly options: EventBusOptions,
+    /** The driver's client, loaded once the bus is made: SQLite starts never load it. */
+    private readonly Client: typeof pg.Client,
+  ) {
     this.instanceId = options.instanceId;
     this.db = options.db as Kysely<ClusterTables>;
   }
 
   /** Listens before it returns. */
   static async connect(options: EventBusOptions): Promise<PgEventBus> {
-    const bus = new PgEventBus(options);
+    const { default: pg } = await import('pg');
+    const bus = new PgEventBus(options, pg.Client);
     await bus.listen();
     return bus;
   }
@@ -173,8 +178,7 @@ export class PgEventBus {
   }
 
   private async listen(): Promise<void> {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({
+    const client = new this.Client({
       connectionString: withApplicationName(
         this.options.url,
         listenApplicationName(this.instanceId),
