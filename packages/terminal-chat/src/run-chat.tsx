@@ -16,13 +16,23 @@ const LEAVE_SCREEN = '\u001b[?1049l\u001b[?25h';
 /** After Ctrl+Z, when to look whether the chat was stopped at all. */
 const CHECK_MS = 300;
 
+/** The terminal the chat runs in: this process's own, unless a test gives another. */
+export interface ChatTerminal {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+}
+
 export interface ChatOutcome {
   /** The task on screen when the chat ended, to resume it. */
   taskId?: string;
 }
 
 /** Runs the chat in this terminal until the user quits. */
-export async function runChat(connection: Connection, resumed?: Task): Promise<ChatOutcome> {
+export async function runChat(
+  connection: Connection,
+  resumed?: Task,
+  { stdin, stdout }: ChatTerminal = { stdin: process.stdin, stdout: process.stdout },
+): Promise<ChatOutcome> {
   const controller: ChatController = new ChatController(connection, resumed, {
     onUnreachable: () => watch.checkNow(),
   });
@@ -31,28 +41,31 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
     callerCard: connection.callerCard,
   });
   watch.start();
-  const input = filteredInput(process.stdin);
+  const input = filteredInput(stdin);
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
-    process.stdout.write(LEAVE_SCREEN);
+    stdout.write(LEAVE_SCREEN);
   };
-  process.stdout.write(ENTER_SCREEN);
+  // Raw before the first frame. ink turns raw mode on in an effect after it has drawn, and a
+  // key typed in that gap is the terminal's: Ctrl+Z stops the process unseen, Enter ends a line.
+  input.stream.setRawMode(true);
+  stdout.write(ENTER_SCREEN);
   process.once('exit', restore);
 
   // Ctrl+Z: the shell's screen comes back and the chat stops until `fg` continues it.
   const suspend = () => {
-    process.stdin.setRawMode?.(false);
-    process.stdout.write(LEAVE_SCREEN);
+    stdin.setRawMode?.(false);
+    stdout.write(LEAVE_SCREEN);
     let back = false;
     const comeBack = (stopped: boolean) => {
       if (back) return;
       back = true;
       clearTimeout(check);
       process.off('SIGCONT', onContinue);
-      process.stdin.setRawMode?.(true);
-      process.stdout.write(ENTER_SCREEN);
+      stdin.setRawMode?.(true);
+      stdout.write(ENTER_SCREEN);
       // A new line in the footer also makes ink draw the whole frame on the fresh screen.
       controller.resumed(stopped);
     };
@@ -67,7 +80,7 @@ export async function runChat(connection: Connection, resumed?: Task): Promise<C
   };
   const app = render(<App controller={controller} onSuspend={suspend} />, {
     stdin: input.stream,
-    stdout: noColorWanted() ? colorlessOutput(process.stdout) : process.stdout,
+    stdout: noColorWanted() ? colorlessOutput(stdout) : stdout,
     exitOnCtrlC: false,
   });
   const stop = () => app.unmount();

@@ -1,0 +1,69 @@
+import { Console } from 'node:console';
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { expect, it } from 'vitest';
+import { runChat, type ChatTerminal } from './run-chat.js';
+import { FakeAgent } from './test-agent.js';
+
+/** A terminal that notes, in order, each change of mode and each write. */
+function recordingTerminal() {
+  const events: string[] = [];
+  let screen = '';
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode(mode: boolean) {
+      events.push(`raw ${mode}`);
+      return stdin;
+    },
+    ref: () => stdin,
+    unref: () => stdin,
+  });
+  const stdout = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    columns: 90,
+    rows: 24,
+    write(text: string) {
+      events.push('write');
+      screen += text;
+      return true;
+    },
+  });
+  const terminal = { stdin, stdout } as unknown as ChatTerminal;
+  return { terminal, events, stdin, screen: () => screen };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+// ink routes console output above its frame with a Console of its own; vitest's console has no constructor.
+Object.assign(console, { Console });
+
+it('puts the terminal in raw mode before it draws: a key typed at the first frame is a key, not a line or a signal', async () => {
+  const { terminal, events, stdin, screen } = recordingTerminal();
+  const chat = runChat(new FakeAgent().connection(), undefined, terminal);
+  await until(() => screen().includes('Connected to Fake agent'), 'the first frame');
+
+  expect(events.indexOf('raw true')).toBeGreaterThanOrEqual(0);
+  expect(events.indexOf('raw true')).toBeLessThan(events.indexOf('write'));
+
+  // Two Ctrl+C quit; the terminal is left as it was found.
+  stdin.write('\u0003');
+  await until(() => screen().includes('Press Ctrl+C again to quit.'), 'the quit prompt');
+  stdin.write('\u0003');
+  await chat;
+  expect(events.filter((event) => event.startsWith('raw')).at(-1)).toBe('raw false');
+});
+
+it('keys typed before the first frame are kept, each a key of its own: a draft, then two Ctrl+C, quit', async () => {
+  const { terminal, stdin } = recordingTerminal();
+  const chat = runChat(new FakeAgent().connection(), undefined, terminal);
+  stdin.write('a draft');
+  stdin.write('\u0003');
+  stdin.write('\u0003');
+  await chat;
+});
