@@ -74,6 +74,14 @@ export class ClusterTurns implements TurnScheduler {
   private readonly running = new Map<string, Turn>();
   /** Tasks whose claim loop runs here, and whether to look again before it stops. */
   private readonly loops = new Map<string, { again: boolean }>();
+  /**
+   * Stops and cancels for turns this instance claimed but has not started yet, by turn id:
+   * the claim is visible to others as it commits, a moment before its turn runs here.
+   */
+  private readonly abortOnStart = new Map<
+    string,
+    { taskId: string; why: 'stopped' | 'canceled' }
+  >();
   private closing = false;
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
@@ -86,14 +94,8 @@ export class ClusterTurns implements TurnScheduler {
     this.db = options.db;
     this.rows = new PostgresTurnRows(options.db);
     this.me = options.bus.instanceId;
-    options.bus.on('cancel', ({ taskId, turnId }) => {
-      const turn = this.running.get(taskId);
-      if (turn?.turnId === turnId) abortTurn(turn, 'canceled');
-    });
-    options.bus.on('stop', ({ taskId, turnId }) => {
-      const turn = this.running.get(taskId);
-      if (turn?.turnId === turnId) abortTurn(turn, 'stopped');
-    });
+    options.bus.on('cancel', ({ taskId, turnId }) => this.abortHere(taskId, turnId, 'canceled'));
+    options.bus.on('stop', ({ taskId, turnId }) => this.abortHere(taskId, turnId, 'stopped'));
     options.bus.on('queued', ({ taskId }) => this.claimLoop(taskId));
   }
 
@@ -138,8 +140,7 @@ export class ClusterTurns implements TurnScheduler {
   async stop(taskId: string): Promise<boolean> {
     const running = await this.rows.running(taskId);
     if (!running) return false;
-    const here = this.running.get(taskId);
-    if (running.instance === this.me && here?.turnId === running.turnId) abortTurn(here, 'stopped');
+    if (running.instance === this.me) this.abortHere(taskId, running.turnId, 'stopped');
     else this.options.bus.send({ kind: 'stop', taskId, turnId: running.turnId });
     return true;
   }
@@ -149,9 +150,8 @@ export class ClusterTurns implements TurnScheduler {
     const ended = await end(removeAll);
     const dropped = removeAll.removed;
     const running = dropped.find((row) => row.instance !== null);
-    const here = this.running.get(task.id);
     if (running?.instance === this.me) {
-      if (here) abortTurn(here, 'canceled');
+      this.abortHere(task.id, running.turnId, 'canceled');
     } else if (running) {
       this.options.bus.send({ kind: 'cancel', taskId: task.id, turnId: running.turnId });
     }
@@ -326,6 +326,13 @@ export class ClusterTurns implements TurnScheduler {
     return ended !== undefined;
   }
 
+  /** Aborts the turn if it runs here, or as it starts if this instance claimed it and it has not yet. */
+  private abortHere(taskId: string, turnId: string, why: 'stopped' | 'canceled'): void {
+    const turn = this.running.get(taskId);
+    if (turn?.turnId === turnId) abortTurn(turn, why);
+    else if (this.loops.has(taskId)) this.abortOnStart.set(turnId, { taskId, why });
+  }
+
   /** Claims and runs the task's waiting turns here, one after another, while it gets them. */
   private claimLoop(taskId: string): void {
     const loop = this.loops.get(taskId);
@@ -348,6 +355,9 @@ export class ClusterTurns implements TurnScheduler {
         this.options.logger.error({ err: error, taskId }, 'cluster: claiming a turn failed');
       } finally {
         this.loops.delete(taskId);
+        for (const [turnId, early] of this.abortOnStart) {
+          if (early.taskId === taskId) this.abortOnStart.delete(turnId);
+        }
       }
     })();
   }
@@ -363,6 +373,8 @@ export class ClusterTurns implements TurnScheduler {
     // The caller's scope, as stored with the turn: the turn may not run where it was asked for.
     const context = ownerContext(row.owner, row.tenant);
     this.running.set(row.task_id, turn);
+    const early = this.abortOnStart.get(row.turn_id);
+    if (early) abortTurn(turn, early.why);
     this.options.logger.debug(
       { taskId: row.task_id, turnId: row.turn_id },
       'cluster: turn claimed',
@@ -375,6 +387,7 @@ export class ClusterTurns implements TurnScheduler {
         await this.deliverStoredEnding(turn, context);
     } finally {
       this.running.delete(row.task_id);
+      this.abortOnStart.delete(row.turn_id);
       turn.finish();
     }
     // An ending written from outside (cancel, shutdown, a takeover) removes the row in its own write.

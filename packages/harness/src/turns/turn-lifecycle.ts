@@ -26,8 +26,9 @@ import { LocalTurns } from './local-turns.js';
 import { unansweredMessages } from './model-context.js';
 import { streamAnswer } from './model-turn.js';
 import type { EventSubscription, TaskEvents } from './task-events.js';
-import type { Turn } from './turn.js';
+import { abortReasonOf, type Turn } from './turn.js';
 import {
+  endingAfterAbort,
   endingFromOutside,
   labelOf,
   TurnEndings,
@@ -236,16 +237,10 @@ export class TurnLifecycle {
     let contextId: string | undefined;
     try {
       const head = await this.options.store.loadHead(turn.taskId, context);
-      if (!head || turn.abort.signal.aborted) return;
+      if (!head) return;
       contextId = head.contextId;
-      const started = await this.markWorking(turn, head, context);
-      if (!started) return;
-      const streamed = await (this.options.streamAnswer ?? streamAnswer)(
-        this.options,
-        turn,
-        started,
-        context,
-      );
+      const streamed = await this.answer(turn, head, context);
+      if (!streamed) return;
       // An ending written from outside (cancel, shutdown) wins over what the model part saw.
       const ending = endingFromOutside(turn) ?? streamed;
       if (writerOf(ending) === 'outside') {
@@ -287,6 +282,22 @@ export class TurnLifecycle {
   }
 
   /** The task is working while its turn runs; undefined when the turn cannot start. */
+  /**
+   * The model's answer, or how an abort before the model was asked ended the turn: a /stop
+   * can find the turn before it has started (it reads the turn's row as the claim commits).
+   */
+  private async answer(
+    turn: Turn,
+    head: TaskHead,
+    context: ServerCallContext,
+  ): Promise<TurnEnding | undefined> {
+    const abortedBefore = abortReasonOf(turn);
+    if (abortedBefore !== undefined) return endingAfterAbort(abortedBefore, '');
+    const started = await this.markWorking(turn, head, context);
+    if (!started) return undefined;
+    return (this.options.streamAnswer ?? streamAnswer)(this.options, turn, started, context);
+  }
+
   private async markWorking(
     turn: Turn,
     head: TaskHead,
