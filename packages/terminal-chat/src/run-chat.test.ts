@@ -2,8 +2,14 @@ import { Console } from 'node:console';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { expect, it } from 'vitest';
-import { runChat, type ChatTerminal } from './run-chat.js';
+import type { ChatTerminal } from './run-chat.js';
 import { FakeAgent } from './test-agent.js';
+
+// ink draws only its last frame when it thinks it runs in CI, and reads that as it loads:
+// the chat's command clears these before loading it, and so does this file.
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
+const { runChat } = await import('./run-chat.js');
 
 /** A terminal that notes, in order, each change of mode and each write. */
 function recordingTerminal() {
