@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from 'a2a-testing/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installInProject, type Packed } from 'a2a-testing/packing';
 import { packedForRun } from 'a2a-testing/run-packs';
@@ -41,19 +42,7 @@ beforeAll(async () => {
   packed = await packedForRun(PACKAGES);
   await installInProject(project, packed, { nativeFromWorkspace: ['better-sqlite3'] });
   harness = await spawnInstalledHarness(project, ['--data', path.join(work, 'data')]);
-  browser = await chromium.launch({
-    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] });
 }, SETUP_LIMIT_MS);
 
 afterAll(async () => {

@@ -21,13 +21,13 @@ import {
 import { sendText } from 'a2a-commands/client';
 import * as v03 from 'a2a-sdk-v03/client';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from 'a2a-testing/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const KEY = 'refused-clients-key-0123456789abcdef';
 const AUTH = { authorization: `Bearer ${KEY}` };
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const MB = 1024 * 1024;
 /** A `/title` argument twice the default `limits.bodyBytes` (1 MiB). */
 const BIG_TITLE = `/title ${'x'.repeat(2 * MB)}`;
@@ -39,7 +39,7 @@ let connections = 0;
 beforeAll(async () => {
   harness = await startHarness({ apiKeys: new ApiKeys(parseApiKeyList(`alice=${KEY}`)) });
   harness.server.on('connection', () => connections++);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] });
 });
 afterAll(async () => {
   await browser?.close();

@@ -9,6 +9,7 @@
  */
 import net from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from 'a2a-testing/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { LINGER_MS } from '../src/serve/connections.js';
@@ -16,7 +17,6 @@ import { startHarness, type TestHarness } from 'a2a-testing/harness';
 
 const KEY = 'refused-bodies-key-0123456789abcdef';
 const BODY_BYTES = 64 * 1024;
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 let harness: TestHarness;
 let browser: Browser;
@@ -25,7 +25,7 @@ beforeAll(async () => {
     apiKeys: new ApiKeys(parseApiKeyList(`alice=${KEY}`)),
     config: { limits: { bodyBytes: BODY_BYTES } },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS] });
 });
 afterAll(async () => {
   await browser?.close();

@@ -7,8 +7,7 @@
  * import vitest's test API.
  */
 import { chromium, type BrowserServer } from 'playwright-core';
-
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+import { CHROMIUM_ARGS, chromiumPath } from 'a2a-testing/chromium';
 
 /** The key under which the global setup provides the server's WebSocket endpoint. */
 export const CHROMIUM_ENDPOINT = 'sharedChromiumEndpoint';
@@ -19,17 +18,11 @@ declare module 'vitest' {
   }
 }
 
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
-/** Debian's Chromium, headless, as a server that test processes connect to. */
+/** Debian's Chromium, headless (a2a-testing/chromium), as a server that test processes connect to. */
 export function launchChromiumServer(): Promise<BrowserServer> {
-  return chromium.launchServer({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return chromium.launchServer({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+  });
 }
