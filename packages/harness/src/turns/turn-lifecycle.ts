@@ -281,7 +281,6 @@ export class TurnLifecycle {
     }
   }
 
-  /** The task is working while its turn runs; undefined when the turn cannot start. */
   /**
    * The model's answer, or how an abort before the model was asked ended the turn: a /stop
    * can find the turn before it has started (it reads the turn's row as the claim commits).
@@ -298,6 +297,7 @@ export class TurnLifecycle {
     return (this.options.streamAnswer ?? streamAnswer)(this.options, turn, started, context);
   }
 
+  /** The task is working while its turn runs; undefined when the turn cannot start. */
   private async markWorking(
     turn: Turn,
     head: TaskHead,
