@@ -22,5 +22,8 @@ export default defineConfig({
     // not on time, so the busier machine is theirs to bear.
     maxWorkers: 6,
     sequence: { sequencer: LongestFirstSequencer },
+    // The run's own temporary folder, for every run: what tests leave in the
+    // temporary folder goes with the run (a2a-testing's test-run.ts).
+    globalSetup: ['packages/testing/src/test-run-folder-setup.ts'],
   },
 });

@@ -7,12 +7,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, userText } from 'a2a-testing/http';
 import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { spawnHarness, type HarnessProcess } from 'a2a-testing/process';
 import { runSend } from 'a2a-testing/send-cli';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const execFileAsync = promisify(execFile);
 const CLI = [bundledHarnessCli()];
@@ -21,7 +21,7 @@ const FILE_KEY = 'file-key-0123456789abcdef';
 
 let server: HarnessProcess;
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-keys-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-keys-'));
   const keyFile = path.join(dir, 'keys.txt');
   writeFileSync(keyFile, `# operators\nbob=${FILE_KEY}\n`);
   server = await spawnHarness(['--data', dir, '--api-keys', keyFile], {
@@ -57,7 +57,7 @@ describe('a2a-harness serve with keys', () => {
   });
 
   it('refuses to start on a bad key file, naming the line and not the key', async () => {
-    const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-keys-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-keys-'));
     const keyFile = path.join(dir, 'keys.txt');
     writeFileSync(keyFile, 'alice=fine-key-0123456789\nbob secret-value\n');
     const failed = await execFileAsync(process.execPath, [
@@ -79,7 +79,7 @@ describe('a2a-harness serve with keys', () => {
   });
 
   it('refuses a key named "unknown": that name owns the tasks made without keys', async () => {
-    const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-keys-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-keys-'));
     // A task made while the server ran without keys belongs to the anonymous owner.
     const open = await spawnHarness(['--data', dir]);
     const made = await rpc(open.url, 'SendMessage', { message: userText('/title Anonymous') });

@@ -7,11 +7,11 @@
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import os from 'node:os';
 import { afterAll, expect, it } from 'vitest';
 import { connect } from 'a2a-terminal-chat';
 import { AgentWatch, ChatController, HOME } from 'a2a-terminal-chat/ui';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 let harness: HarnessProcess | undefined;
 let controller: ChatController | undefined;
@@ -33,7 +33,7 @@ async function until(check: () => boolean, what: string, ms = 30_000): Promise<v
 }
 
 it('kill -9 in the middle of an answer, then a restart: the part on screen stays', async () => {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-chat-crash-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-crash-'));
   // 5 ms a word: the answer below takes seconds, so the kill finds it half written.
   const config = writeConfig(dataDir, { offline: { latencyMs: 5 } });
   const args = ['--data', dataDir, '--config', config];

@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import os from 'node:os';
 import { checkAgent } from 'a2a-commands/check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const KEY = 'checker-key-0123456789abcdef';
 const bin = fileURLToPath(new URL('../../commands/src/check/bin.ts', import.meta.url));
@@ -31,7 +31,7 @@ beforeAll(async () => {
       lastUserText.includes(CHECKER_TURN_TEXT) ? LONG_ANSWER : 'a short answer',
   });
   // A command for the checker only: its extended card lists it, the public card does not.
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-check-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-check-'));
   mkdirSync(path.join(dataDir, 'commands'));
   writeFileSync(
     path.join(dataDir, 'commands', 'deploy.md'),

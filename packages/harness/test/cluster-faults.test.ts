@@ -12,6 +12,7 @@
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenApplicationName, poolApplicationName } from '../src/cluster/connection-names.js';
@@ -22,7 +23,6 @@ import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { rpc, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { startThrowawayPostgres, type ThrowawayPostgres } from 'a2a-testing/throwaway-postgres';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import {
   sendBlocking,
   sendBurst,
@@ -206,9 +206,9 @@ beforeAll(async () => {
       reply: (request) => answerTo(request.lastUserText),
     }),
   ]);
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-faults-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-faults-'));
   configWith = (leaseMs) =>
-    writeConfig(mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-faults-config-')), {
+    writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-faults-config-')), {
       defaultModel: 'openai/gpt-test',
       limits: { queuedPerTask: QUEUED_PER_TASK },
       cluster: { leaseMs },

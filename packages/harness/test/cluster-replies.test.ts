@@ -6,12 +6,12 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { CHANNEL } from '../src/cluster/index.js';
 
 let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
@@ -24,7 +24,7 @@ const LONG_DESCRIPTION = 'Looks over the notes of the day and keeps what matters
 
 beforeAll(async () => {
   database = await freshPostgresDatabase('a2a_cluster_replies');
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-replies-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-replies-'));
   mkdirSync(path.join(dataDir, 'commands'));
   for (let i = 0; i < 40; i++) {
     writeFileSync(

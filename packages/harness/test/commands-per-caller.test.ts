@@ -6,6 +6,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { AgentCard } from '@a2a-js/sdk';
 import { pino } from 'pino';
 import { readCommands } from 'a2a-commands/client';
@@ -14,7 +15,6 @@ import { loadApiKeys, type ApiKeys } from '../src/serve/api-keys.js';
 import { reloadApiKeys } from '../src/serve/key-reload.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rest, rpc, userText } from 'a2a-testing/http';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -30,7 +30,7 @@ const keysText = (group: string) =>
   `alice=${ALICE}\nbob=${BOB}\ncarol=${CAROL}\n# who deploys\n@ops = ${group}\n`;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-callers-'));
+  dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-callers-'));
   keyFile = path.join(dir, 'keys.txt');
   writeFileSync(keyFile, keysText('alice'));
   keys = loadApiKeys({ file: keyFile })!;

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { Ajv } from 'ajv';
 import {
   COMMAND_COMPLETION_EXTENSION_URI,
@@ -23,7 +24,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rpc, userText, waitFor } from 'a2a-testing/http';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -50,7 +50,7 @@ let completion: CommandCompletionParams;
 const ajv = new Ajv({ allErrors: true, strict: true });
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-completion-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-completion-'));
   mkdirSync(path.join(dataDir, 'commands'), { recursive: true });
   writeFileSync(path.join(dataDir, 'commands', 'deploy.md'), DEPLOY);
   harness = await startHarness({

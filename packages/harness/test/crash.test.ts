@@ -6,12 +6,12 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { historyProblems, messageIndex, textOf, type WireMessage } from 'a2a-testing/history-audit';
 import { resultOf, rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
 import { processStore, storeKinds } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const TASKS = 10;
 const COMMANDS = 100;
@@ -76,7 +76,7 @@ async function storedTasks(url: string, contextId: string): Promise<StoredTask[]
 
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 during 100 concurrent commands: each command is whole or absent, nothing lost or doubled', async () => {
-    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-crash-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
     const config = writeConfig(dataDir, {
       offline: { latencyMs: 100 },
       cluster: { leaseMs: LEASE_MS },

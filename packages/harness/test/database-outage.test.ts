@@ -6,12 +6,12 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, rpcStream, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { startThrowawayPostgres, type ThrowawayPostgres } from 'a2a-testing/throwaway-postgres';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 let postgres: ThrowawayPostgres;
 let harness: HarnessProcess;
@@ -47,7 +47,7 @@ async function servingAgain(): Promise<void> {
 
 beforeAll(async () => {
   postgres = await startThrowawayPostgres();
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-outage-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-outage-'));
   const config = writeConfig(dataDir, { offline: { latencyMs: 10 } });
   harness = await spawnHarness([
     '--data',

@@ -10,11 +10,11 @@
 import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { headers, resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const SUBSCRIBERS = 300;
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
@@ -23,7 +23,7 @@ let harness: HarnessProcess;
 let model: FakeOpenAI;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-fan-out-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-fan-out-'));
   // Every word its own chunk.
   model = await startFakeOpenAI({ reply: (request) => `You said: ${request.lastUserText}` });
   const config = writeConfig(dir, {

@@ -7,6 +7,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import * as grpc from '@grpc/grpc-js';
 import {
   ListTasksRequest,
@@ -26,7 +27,6 @@ import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rpc, userText } from 'a2a-testing/http';
 import { spawnHarness } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
@@ -505,7 +505,7 @@ describe('a2a-commands check', () => {
 
 describe('the CLI', () => {
   it('--grpc-port 0 serves gRPC on a picked port, says where, and logs one line a call', async () => {
-    const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-grpc-cli-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-grpc-cli-'));
     const server = await spawnHarness(['--data', dir, '--grpc-port', '0']);
     try {
       const card = await (await fetch(`${server.url}/.well-known/agent-card.json`)).json();

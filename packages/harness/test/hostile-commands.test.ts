@@ -6,10 +6,10 @@
  */
 import { linkSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rpc, userText, waitFor } from 'a2a-testing/http';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 let harness: TestHarness | undefined;
 afterEach(async () => {
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 function dataDirWith(files: Record<string, string>): string {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-hostile-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-hostile-'));
   mkdirSync(path.join(dataDir, 'commands'));
   for (const [name, content] of Object.entries(files))
     writeFileSync(path.join(dataDir, 'commands', name), content);
@@ -192,7 +192,7 @@ describe('item 16: large command directories', () => {
 
 describe('item 17: a hard link gets past the symlink guard', () => {
   it('a command file hard-linked to a file outside the directory is skipped', async () => {
-    const outside = mkdtempSync(path.join(temporaryRoot(), 'a2a-outside-'));
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'a2a-outside-'));
     const secret = path.join(outside, 'secret.md');
     writeFileSync(secret, '---\ndescription: SECRET FIRST LINE\n---\nroot:x:0:0\n');
     const dataDir = dataDirWith({ 'fine.md': '---\ndescription: Fine\n---\nHello\n' });

@@ -8,13 +8,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from 'a2a-testing/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installInProject, type Packed } from 'a2a-testing/packing';
 import { packedForRun } from 'a2a-testing/run-packs';
 import { spawnInstalledHarness, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 /** What a2a-harness needs from the workspace: none of them is on the registry. */
 const PACKAGES = [
@@ -36,7 +36,7 @@ let harness: HarnessProcess | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  work = await mkdtemp(path.join(temporaryRoot(), 'a2a-harness-installed-'));
+  work = await mkdtemp(path.join(os.tmpdir(), 'a2a-harness-installed-'));
   project = path.join(work, 'project');
   // Each builds from its own sources, so they can build side by side.
   packed = await packedForRun(PACKAGES);

@@ -6,10 +6,10 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { rpc, rpcStream, resultOf, userText, waitFor } from 'a2a-testing/http';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { REVOKED_STREAM_MESSAGE } from '../src/serve/open-streams.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
@@ -25,7 +25,7 @@ let keyFile: string;
 let harness: HarnessProcess;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-keys-'));
+  dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-keys-'));
   keyFile = path.join(dir, 'keys.txt');
   writeFileSync(keyFile, `alice=${ALICE}\nbob=${BOB}\n`);
   const config = writeConfig(dir, { offline: { latencyMs: WORD_MS } });

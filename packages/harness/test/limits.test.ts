@@ -6,12 +6,12 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../src/config/limits.js';
 import { headers, rpc, userText, waitFor } from 'a2a-testing/http';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 type Transport = 'JSON-RPC' | 'HTTP+JSON';
 type Send = 'send' | 'stream';
@@ -170,7 +170,7 @@ async function expectLimit(
 }
 
 function commandFiles(sizes: Record<string, number>): string {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-limits-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-limits-'));
   mkdirSync(path.join(dataDir, 'commands'));
   for (const [name, size] of Object.entries(sizes)) {
     const head = '---\ndescription: padded\n---\n';

@@ -6,6 +6,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenApplicationName } from '../src/cluster/connection-names.js';
@@ -13,7 +14,6 @@ import { INTERRUPTED_BY_RESTART } from '../src/turns/turn-endings.js';
 import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { processStore, type PostgresProcessStore } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
 
@@ -22,7 +22,7 @@ let instances: HarnessProcess[] = [];
 
 beforeAll(async () => {
   store = await processStore('postgres', { ownDatabase: 'a2a_listen_drop' });
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-listen-drop-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-listen-drop-'));
   const config = writeConfig(dataDir, { offline: { latencyMs: 50 } });
   const args = ['--data', dataDir, '--config', config, ...store.flags];
   instances = await Promise.all([spawnHarness(args), spawnHarness(args)]);

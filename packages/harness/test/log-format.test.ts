@@ -7,10 +7,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import { describe, it } from 'vitest';
 import { bundledHarnessCli } from 'a2a-testing/harness-cli';
 import { spawnHarness } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const LISTENING = /a2a-harness listening on http:\/\/127\.0\.0\.1:\d+/;
@@ -20,7 +20,7 @@ const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 const withoutColours = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
 function serveArgs(extra: string[]): string[] {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-logs-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
   return [bundledHarnessCli(), 'serve', '--port', '0', '--data', dataDir, ...extra];
 }
 
@@ -95,7 +95,7 @@ describe.concurrent('log format', { timeout: 60_000 }, () => {
   it('without a terminal, every line is JSON', async ({ expect }) => {
     const harness = await spawnHarness([
       '--data',
-      mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-logs-')),
+      mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-')),
     ]);
     try {
       const listening = harness.logs.find((entry) => LISTENING.test(String(entry.msg)));

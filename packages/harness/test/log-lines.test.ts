@@ -6,16 +6,16 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { spawnHarness, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 let server: HarnessProcess;
 let stdout = '';
 let stderr = '';
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-log-lines-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-log-lines-'));
   server = await spawnHarness(['--data', dir, '--log-level', 'debug']);
   server.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   server.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

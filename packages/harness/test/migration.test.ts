@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -19,7 +20,6 @@ import { openDatabase } from '../src/store/index.js';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { rpc, userText } from 'a2a-testing/http';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { releaseReads } from './fixtures/release-reads.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -87,7 +87,7 @@ const tableExists = async (database: TestDatabase, table: string) =>
   ).some((row) => (row as { name: unknown }).name !== null);
 
 async function releaseSqlite(): Promise<TestDatabase> {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-release-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-release-'));
   copyFileSync(path.join(fixtures, 'release-tasks.db'), path.join(dataDir, 'tasks.db'));
   return sqliteDatabase(dataDir);
 }
@@ -183,7 +183,7 @@ describe.each([
 describe.each([
   {
     kind: 'sqlite',
-    open: async () => sqliteDatabase(mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-new-'))),
+    open: async () => sqliteDatabase(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-new-'))),
   },
   { kind: 'postgres', open: async () => postgresDatabase(await freshPostgresDatabase('new')) },
 ])('a new database on $kind', ({ open }) => {

@@ -10,13 +10,13 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_BY_RESTART } from '../src/turns/turn-endings.js';
 import { QUEUED_AT_STOP } from '../src/turns/turn-lifecycle.js';
 import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { processStore, type StoreKind } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const textOf = (message: any): string => message?.parts?.[0]?.text ?? '';
 const words = (count: number) => Array.from({ length: count }, (_, i) => `w${i}`).join(' ');
@@ -64,14 +64,11 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
  * restarted instance recovers every task it finds.
  */
 async function dataArgs(kind: StoreKind, leaseMs = LEASE_MS.oneAlive) {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-queued-crash-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-queued-crash-'));
   const store = await processStore(kind, { ownDatabase: 'queued_crash' });
   cleanups.push(store.drop);
   const configFile = (config: unknown) =>
-    writeConfig(
-      mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-queued-crash-config-')),
-      config,
-    );
+    writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-queued-crash-config-')), config);
   const on = ['--data', dataDir, ...store.flags];
   const cluster = { leaseMs };
   return {

@@ -15,6 +15,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,6 @@ import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { headers, rpc, SseReader, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { processStore } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { TURN_FAILED_NOTE } from '../src/turns/turn-endings.js';
 
 /**
@@ -250,7 +250,7 @@ describe('the same changes on SQLite and on PostgreSQL', () => {
 
 /** A harness process on its own data (a fresh PostgreSQL database for `postgres`), to kill and restart. */
 async function harnessProcesses(kind: 'sqlite' | 'postgres') {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-suite-crash-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-suite-crash-'));
   const config = writeConfig(dataDir, {
     defaultModel: 'openai/gpt-test',
     turns: { firstByteMs: 30_000 },

@@ -4,11 +4,11 @@
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, rpcStream, resultOf, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { processStore, storeKinds } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 /**
  * A crashed instance's turns end once its lease lapses, which the restarted
@@ -21,11 +21,11 @@ const LEASE_MS = 1000;
 
 /** A config file of its own folder: instances on one data folder may each have theirs. */
 const configFile = (config: unknown) =>
-  writeConfig(mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-config-')), config);
+  writeConfig(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-config-')), config);
 
 describe.each(storeKinds)('on %s', (kind) => {
   it('kill -9 mid-turn, then restart: tasks, history, model and title are kept; the turn ends with a note', async () => {
-    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-crash-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-crash-'));
     const store = await processStore(kind, { ownDatabase: 'a2a_restart' });
     const on = ['--data', dataDir, ...store.flags];
     // Slow words keep the turn running when the kill comes; the restarted
@@ -84,7 +84,7 @@ describe.each(storeKinds)('on %s', (kind) => {
 
 it('SIGTERM on an idle instance still finishes its stop: "stopped" is said and the database closed', async () => {
   // Nothing in flight keeps the process alive while it stops: only what the stop waits on.
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-idle-term-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-idle-term-'));
   const running = await spawnHarness(['--data', dataDir]);
   expect(existsSync(path.join(dataDir, 'tasks.db-wal'))).toBe(true);
   running.child.kill('SIGTERM');
@@ -97,7 +97,7 @@ it('SIGTERM on an idle instance still finishes its stop: "stopped" is said and t
 });
 
 it('SIGTERM stops accepting, ends the turn in flight with a note, closes the database and exits 0', async () => {
-  const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-term-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-term-'));
   const config = writeConfig(dataDir, { offline: { latencyMs: 300 } });
   const running = await spawnHarness(['--data', dataDir, '--config', config]);
   const { events } = await rpcStream(running.url, 'SendStreamingMessage', {
@@ -129,7 +129,7 @@ describe('request ids in log lines', () => {
   // listens on port 1) for the line a turn logs.
   let running: HarnessProcess;
   beforeAll(async () => {
-    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-logs-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-logs-'));
     const config = writeConfig(dataDir, {
       providers: [{ name: 'nowhere', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }],
       defaultModel: 'nowhere/m',

@@ -6,6 +6,7 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   rawGet,
@@ -18,7 +19,6 @@ import {
 } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
 import { processStore, type ProcessStore } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 /** The offline model waits this long before each word it streams. */
 const WORD_LATENCY_MS = 20;
@@ -75,7 +75,7 @@ async function getTask(taskId: string) {
 
 beforeAll(async () => {
   store = await processStore('postgres', { ownDatabase: 'a2a_scale' });
-  dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-scale-'));
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-scale-'));
   // A 4 s lease, as the cluster's fault tests use: kill -9 of an instance waits for it to run out.
   const config = writeConfig(dataDir, {
     offline: { latencyMs: WORD_LATENCY_MS },

@@ -6,11 +6,11 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { resultOf, rpc, rpcStream, userText } from 'a2a-testing/http';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
 import { processStore, storeKinds } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 /** The text an event of the stream adds to the answer: its artifact chunk's. */
 function answerText(result: any): string {
@@ -20,7 +20,7 @@ function answerText(result: any): string {
 
 describe.each(storeKinds)('on %s', (kind) => {
   it('SIGTERM mid-answer: after the restart GetTask has the answer so far, marked stopped, then the note', async () => {
-    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-term-answer-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-term-answer-'));
     const config = writeConfig(dataDir, { offline: { latencyMs: 150 } });
     const store = await processStore(kind);
     const args = ['--data', dataDir, '--config', config, ...store.flags];

@@ -4,12 +4,12 @@
  */
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from 'a2a-testing/databases';
 import { waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { createClusterTables } from '../src/cluster/index.js';
 import {
   LEASES_TABLE,
@@ -86,7 +86,7 @@ describe('stale lease rows', () => {
   });
 
   it('the lease of an instance killed while it held no turns is removed by a survivor’s sweep', async () => {
-    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-leases-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-leases-'));
     const config = writeConfig(dataDir, { cluster: { leaseMs: LEASE_MS } });
     const args = ['--data', dataDir, '--config', config, '--database-url', database.url];
     const [dead, survivor] = await Promise.all([spawnHarness(args), spawnHarness(args)]);

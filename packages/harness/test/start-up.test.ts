@@ -8,11 +8,11 @@
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { rpc, userText } from 'a2a-testing/http';
 import { spawnHarness } from 'a2a-testing/process';
 import { processStore, storeKinds } from 'a2a-testing/stores';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 /** Longer than any answer a started harness gives to one command: a request this slow hangs. */
 const HANG_MS = 10_000;
@@ -72,7 +72,7 @@ describe.each(storeKinds)('on %s', (kind) => {
   it('no request hangs while the CLI starts: 503 with Retry-After until ready, /healthz at once', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const dataDir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-start-'));
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-start-'));
     const store = await processStore(kind);
     // Hammered from the moment it is spawned, by several clients at once.
     const outcomes: Outcome[] = [];

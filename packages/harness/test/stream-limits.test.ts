@@ -6,10 +6,10 @@
 import { mkdtempSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headers, rpc, rpcStream, resultOf, userText, waitFor } from 'a2a-testing/http';
 import { spawnHarness, writeConfig, type HarnessProcess } from 'a2a-testing/process';
-import { temporaryRoot } from 'a2a-testing/test-run';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -20,7 +20,7 @@ const STREAM_BUFFER_BYTES = 64 * 1024;
 let harness: HarnessProcess;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-streams-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-streams-'));
   const config = writeConfig(dir, {
     offline: { latencyMs: 0 },
     limits: {

@@ -7,10 +7,10 @@
  */
 import { mkdtempSync, statSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import {
   HarnessTaskStore,
   openDatabase,
@@ -37,7 +37,7 @@ function newTask(state: TaskState, contextId: string): Task {
 }
 
 beforeAll(async () => {
-  const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-task-indexes-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-task-indexes-'));
   database = await openDatabase(`sqlite:${path.join(dir, 'tasks.db')}`);
   const connection = sqliteConnectionOf(database.db)!;
   const prepare = connection.prepare.bind(connection);
@@ -115,7 +115,7 @@ function text(role: Role, value: string): Message {
 
 describe('a new task on SQLite', () => {
   it("writes fewer than 10.5 pages on average (the SDK's table took 11): the task's row, its key and two indexes; two messages and their three indexes; now and then a split", async () => {
-    const dir = mkdtempSync(path.join(temporaryRoot(), 'a2a-task-pages-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-task-pages-'));
     const file = path.join(dir, 'tasks.db');
     // No checkpoint while counting: every page the commit writes stays in the WAL.
     const opened = await openDatabase(`sqlite:${file}`, [], { checkpointMs: 3_600_000 });

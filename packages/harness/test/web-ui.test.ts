@@ -8,11 +8,11 @@ import { request } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import os from 'node:os';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { listen } from 'a2a-testing/http';
-import { temporaryRoot } from 'a2a-testing/test-run';
 import { WEB_UI_DIST, webUiRoutes } from '../src/serve/web-ui.js';
 
 const HARNESS_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +28,7 @@ describe('where the harness looks for the build', () => {
 
 describe('/ui', () => {
   it('answers 503 saying to run npm run build while the build is missing, and never crashes', async () => {
-    const missing = path.join(mkdtempSync(path.join(temporaryRoot(), 'web-ui-')), 'dist');
+    const missing = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');
     const server = await listen(express().use(webUiRoutes({ dir: missing })));
     try {
       for (const url of ['/ui', '/ui/', '/ui/assets/index.js']) {
@@ -44,7 +44,7 @@ describe('/ui', () => {
   });
 
   it('serves the built files once they exist, without a restart, with cache headers', async () => {
-    const dir = path.join(mkdtempSync(path.join(temporaryRoot(), 'web-ui-')), 'dist');
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');
     const server = await listen(express().use(webUiRoutes({ dir })));
     try {
       expect((await fetch(`${server.baseUrl}/ui/`)).status).toBe(503);
@@ -97,7 +97,7 @@ function rawGet(
 
 describe('serve() with webUiDir', () => {
   it('serves /ui from that folder instead of the installed web chat', async () => {
-    const dir = mkdtempSync(path.join(temporaryRoot(), 'web-ui-'));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'web-ui-'));
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>a build of its own</title>');
     const harness = await startHarness({ webUiDir: dir });
     try {
@@ -112,7 +112,7 @@ describe('serve() with webUiDir', () => {
 
 describe('/ui compression', () => {
   it('sends the script brotli or gzip compressed, as the browser accepts, and plain otherwise', async () => {
-    const dir = path.join(mkdtempSync(path.join(temporaryRoot(), 'web-ui-')), 'dist');
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'web-ui-')), 'dist');
     mkdirSync(path.join(dir, 'assets'), { recursive: true });
     writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>chat</title>');
     const script = 'console.log("a line of the chat\'s script");\n'.repeat(2000);

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { pino, type Logger } from 'pino';
 import { serve, type ApiKeys, type HarnessConfig, type RunningHarness } from 'a2a-harness';
 import { bundledStreamWorker } from './harness-cli.js';
-import { temporaryRoot } from './test-run.js';
 
 export interface TestHarness extends RunningHarness {
   dataDir: string;
@@ -29,7 +29,7 @@ export async function startHarness(
   } = {},
 ): Promise<TestHarness> {
   // In the run's folder: a harness restarted on the same data within the run still finds it.
-  const dataDir = options.dataDir ?? mkdtempSync(path.join(temporaryRoot(), 'a2a-harness-data-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-data-'));
   const running = await serve({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,

@@ -11,8 +11,11 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type {} from './postgres-context.js';
 import { launchThrowawayPostgres } from './throwaway-postgres.js';
+import { holdTestRun } from './test-run.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The cluster's files live in the run's folder, which stays until the cluster has stopped.
+  const run = holdTestRun();
   const statusDir = await mkdtemp(path.join(os.tmpdir(), 'a2a-test-pg-status-'));
   const statusFile = path.join(statusDir, 'status');
   // Written whole, then renamed, so a reader never sees half a status.
@@ -20,7 +23,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await writeFile(`${statusFile}.tmp`, status);
     await rename(`${statusFile}.tmp`, statusFile);
   };
-  const removeStatus = () => rm(statusDir, { recursive: true, force: true });
+  const removeStatus = async () => {
+    await rm(statusDir, { recursive: true, force: true });
+    run.release();
+  };
   project.provide('postgresStatusFile', statusFile);
 
   if (process.env.A2A_TEST_DATABASE_URL) {
@@ -28,7 +34,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await report('ready');
     return removeStatus;
   }
-  const postgres = await launchThrowawayPostgres();
+  const postgres = await launchThrowawayPostgres().catch(async (error: unknown) => {
+    await removeStatus();
+    throw error;
+  });
   project.provide('postgresUrl', postgres.url);
   void postgres.ready.then(
     () => report('ready'),

@@ -10,10 +10,13 @@
  * end-to-end file that started meanwhile, each one a worker doing nothing.
  */
 import type { TestProject } from 'vitest/node';
+import { holdTestRun } from 'a2a-testing/test-run';
 import { CHROMIUM_ENDPOINT, launchChromiumServer } from './shared-chromium.js';
 import { buildWebChat } from './web-build.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Chromium's profile goes in the run's folder, which stays until Chromium has closed.
+  const run = holdTestRun();
   // A failed build fails again, with its message, in the first file that waits for it.
   const building = buildWebChat().catch(() => undefined);
   const server = await launchChromiumServer();
@@ -26,5 +29,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     closing = true;
     await Promise.all([server.close(), building]);
+    run.release();
   };
 }

@@ -6,16 +6,19 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'vite';
+import { lastingTemporaryFolder } from 'a2a-testing/test-run';
 
 export const WEB_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** One per checkout, shared by the end-to-end files and kept between runs while it is up to date. */
+/**
+ * One per checkout, shared by the end-to-end files and kept between runs while
+ * it is up to date: outside the run's own folder, which goes with the run.
+ */
 const BUILD_ID = createHash('sha256').update(WEB_ROOT).digest('hex').slice(0, 12);
-const DIST = path.join(os.tmpdir(), `a2a-web-e2e-${BUILD_ID}`);
+const DIST = path.join(lastingTemporaryFolder(), `a2a-web-e2e-${BUILD_ID}`);
 /** Written after a build made here; `vite build` empties its folder, so a failed build leaves none. */
 const STAMP = path.join(DIST, '.e2e-build');
 /** What the build is made from; `a2a-commands` is bundled from its source. */
@@ -29,7 +32,7 @@ const SOURCES = [
   '../../package-lock.json',
 ].map((source) => path.resolve(WEB_ROOT, source));
 
-const LOCK = path.join(os.tmpdir(), `a2a-web-build-${BUILD_ID}.lock`);
+const LOCK = path.join(lastingTemporaryFolder(), `a2a-web-build-${BUILD_ID}.lock`);
 /** A lock older than this was left by a run that died. */
 const STALE_LOCK_MS = 5 * 60_000;
 
