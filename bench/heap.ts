@@ -12,34 +12,26 @@
  * commands after its first step do, so the one task's history grows.
  * `--keep <dir>` leaves the snapshots there (they are large) for DevTools.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { heapByConstructor, heapGrowth, heapTotal, type HeapGroup } from './lib/heap-snapshot.js';
 import { Endpoint, sendCall } from './lib/load.js';
 import { startServer } from './lib/servers.js';
 import { newTask } from './sections/round-trip.js';
+import { scratchDir } from './lib/scratch.js';
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at > 0 ? process.argv[at + 1]! : fallback;
 };
 const counts = option('counts', '1000,50000,100000').split(',').map(Number);
-const snapshotDir = option('keep', '') || mkdtempSync(path.join(os.tmpdir(), 'a2a-heap-'));
+const snapshotDir = option('keep', '') || scratchDir('heap');
 const MiB = 1024 * 1024;
 
 const server = await startServer(
   'heap',
   'packages/harness/src/cli/main.ts',
-  [
-    'serve',
-    '--port',
-    '0',
-    '--data',
-    mkdtempSync(path.join(os.tmpdir(), 'a2a-heap-data-')),
-    '--log-level',
-    'warn',
-  ],
+  ['serve', '--port', '0', '--data', scratchDir('heap-data'), '--log-level', 'warn'],
   { HARNESS_HEAP_SNAPSHOT_DIR: snapshotDir },
   ['--expose-gc'],
 );

@@ -13,12 +13,12 @@
  * checkout's harness with `--cpu-prof` and leaves the profile there (A's in `<dir>/A`).
  * Not a benchmark: `npm run bench` is the one whose figures count.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Endpoint, sendCall, throughput, type Call } from './lib/load.js';
 import { repoRoot, startServer, type ServerProcess } from './lib/servers.js';
 import { newTask } from './sections/round-trip.js';
+import { scratchDir } from './lib/scratch.js';
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -36,7 +36,7 @@ const harness = (name: string, checkout: string, nodeArgs: string[] = []) =>
   startServer(
     name,
     path.relative(repoRoot, path.join(checkout, 'packages/harness/src/cli/main.ts')),
-    ['serve', '--port', '0', '--data', mkdtempSync(path.join(os.tmpdir(), 'a2a-hot-path-'))],
+    ['serve', '--port', '0', '--data', scratchDir('hot-path')],
     {},
     nodeArgs,
   );

@@ -14,12 +14,11 @@
  * writes of every kind (socket, WAL, log). Not a benchmark: `npm run bench` is
  * the one whose figures count.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Endpoint, sendMessageBody } from './lib/load.js';
 import { startServer, type ServerProcess } from './lib/servers.js';
 import { newTask } from './sections/round-trip.js';
+import { scratchDir } from './lib/scratch.js';
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -95,7 +94,7 @@ try {
     endpoint: new Endpoint(`${a.url}/a2a/jsonrpc`, 1),
     text: 'hello',
   });
-  const data = mkdtempSync(path.join(os.tmpdir(), 'a2a-per-call-'));
+  const data = scratchDir('per-call');
   const c = await startServer('C', 'packages/harness/src/cli/main.ts', [
     'serve',
     '--port',

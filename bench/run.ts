@@ -4,7 +4,7 @@
  * Every server runs in its own process on loopback; every figure is the median
  * of rounds taken side by side, and is reported as a ratio to its reference.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Endpoint, sendCall } from './lib/load.js';
@@ -17,6 +17,7 @@ import { seedHistories } from './sections/history.js';
 import { newTask, roundTrip } from './sections/round-trip.js';
 import { commandUnderLoad } from './sections/under-load.js';
 import { runScaleBench } from './scale.js';
+import { scratchDir } from './lib/scratch.js';
 
 const quick = process.argv.includes('--quick');
 if (process.argv.includes('--scale')) {
@@ -45,7 +46,7 @@ const plan = quick
       cards: [2, 100, 1000],
     };
 
-const tmp = (name: string) => mkdtempSync(path.join(os.tmpdir(), `a2a-bench-${name}-`));
+const tmp = scratchDir;
 const log = (message: string) => console.log(`[bench] ${message}`);
 const harness = (name: string, args: string[] = []) =>
   startServer(name, 'packages/harness/src/cli/main.ts', [

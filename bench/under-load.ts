@@ -10,13 +10,13 @@
  *
  * Not a benchmark: `npm run bench` is the one whose figures count.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Endpoint, sendCall } from './lib/load.js';
 import { startServer } from './lib/servers.js';
 import { newTask } from './sections/round-trip.js';
 import { commandUnderLoad } from './sections/under-load.js';
+import { scratchDir } from './lib/scratch.js';
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -28,7 +28,7 @@ const calls = Number(option('calls', '100'));
 const rounds = Number(option('rounds', '5'));
 const profileDir = option('profile', '');
 
-const tmp = (name: string) => mkdtempSync(path.join(os.tmpdir(), `a2a-under-load-${name}-`));
+const tmp = (name: string) => scratchDir(`under-load-${name}`);
 const config = path.join(tmp('config'), 'harness.json');
 writeFileSync(config, JSON.stringify({ offline: { latencyMs: tokenMs } }));
 

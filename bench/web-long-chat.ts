@@ -8,8 +8,7 @@
  * ≤ 1.5 × the fresh chat's, and no task over 100 ms while an answer streams in
  * the long chat, in any round.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TaskState, type Message } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
@@ -21,6 +20,7 @@ import { startHarness } from 'a2a-testing/harness';
 import { HarnessTaskStore, openDatabase } from 'a2a-harness/internal';
 import { figure, type Figure } from './lib/stats.js';
 import { repoRoot } from './lib/servers.js';
+import { scratchDir } from './lib/scratch.js';
 
 const ENTRIES = 200;
 const CHUNKS = 40;
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     });
   }
   const fake = await startFakeOpenAI({ models: ['gpt-fast'], chunkDelayMs: 25, reply: ANSWER });
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'web-bench-'));
+  const dataDir = scratchDir('web-long-chat');
   const longTask = await seedLongTask(dataDir);
   const harness = await startHarness({
     dataDir,

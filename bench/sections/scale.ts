@@ -1,10 +1,10 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Endpoint, sendCall, throughput, type Call } from '../lib/load.js';
 import { startServer, type ServerProcess } from '../lib/servers.js';
 import { figure, type Figure } from '../lib/stats.js';
+import { scratchDir } from '../lib/scratch.js';
 
 export interface ScaleResult {
   instances: number;
@@ -46,12 +46,12 @@ export async function scaleOut(
   log: (message: string) => void,
 ): Promise<ScaleResult[]> {
   const results: ScaleResult[] = [];
-  const configDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-bench-scale-'));
+  const configDir = scratchDir('scale');
   const config = path.join(configDir, 'harness.json');
   writeFileSync(config, JSON.stringify({ offline: { latencyMs: 0 } }));
   for (const count of counts) {
     const url = await freshDatabase(serverUrl, `a2a_bench_scale_${count}`);
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-bench-scale-data-'));
+    const dataDir = scratchDir('scale-data');
     log(`scale: ${count} instance${count === 1 ? '' : 's'} on one PostgreSQL`);
     const servers: ServerProcess[] = [];
     try {

@@ -3,9 +3,6 @@
  * commands, model turns, cancels and subscriptions over real HTTP for a while,
  * then the checks of verify.ts and the server's memory over time.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { spawnHarness, writeConfig } from 'a2a-testing/process';
 import { cancelTask, createTask, readTask, sendCommand } from './actions.js';
 import { checksOf, type SoakReport } from './checks.js';
@@ -16,6 +13,7 @@ import { judgeRss, sampleRss } from './rss.js';
 import { runTurn, subscribe } from './turns.js';
 import { checkHistories, HISTORY_RULE, stuckAfterDrain } from './verify.js';
 import { Wire } from './wire.js';
+import { scratchDir } from '../lib/scratch.js';
 
 /** Each action with its share of a client's requests, in percent. */
 const MIX: { weight: number; run: (ctx: ClientContext) => Promise<void> }[] = [
@@ -38,7 +36,7 @@ const RSS_SAMPLES_PER_RUN = 40;
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? (() => undefined);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'a2a-soak-'));
+  const dataDir = scratchDir('soak');
   const config = writeConfig(dataDir, { offline: { latencyMs: options.latencyMs } });
   const database = options.databaseUrl ? ['--database-url', options.databaseUrl] : [];
   const server = await spawnHarness(
