@@ -5,8 +5,9 @@
  * chat runs as a real process in a tmux pseudo-terminal, driven by keys.
  */
 import { execFile, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -293,6 +294,30 @@ describe('a2a-harness chat in a terminal', () => {
     terminal.type('hello again');
     terminal.keys('Enter');
     await terminal.waitFor('You said: hello again');
+  }, 120_000);
+
+  it('a terminal that hangs up ends the chat as a hang-up ends any program: no crash, no core dump', async () => {
+    const status = path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-hang-up-')), 'status');
+    // The shell ignores the hang-up to record how the chat ended; the chat, as any Node
+    // program, starts with the default disposition whatever its parent ignores.
+    const chat = cliCommand(['chat', harness.url]);
+    terminal = TmuxTerminal.start(`sh -c "trap '' HUP; ${chat}; echo \\$? > '${status}'"`, {
+      columns: 90,
+      rows: 24,
+    });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.type('hello before the hang-up');
+    terminal.keys('Enter');
+    await terminal.waitFor('This is the offline model');
+    // The window closes: the terminal hangs up under the chat while it draws.
+    terminal.kill();
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(status) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(status), 'the shell recorded how the chat ended').toBe(true);
+    // 128 + SIGHUP, as the shell reports a program ended by the hang-up itself. An error
+    // thrown at the dead terminal was 1; Node's failed reset of it, a core dump (134, 139).
+    expect(readFileSync(status, 'utf8').trim()).toBe('129');
   }, 120_000);
 
   it('NO_COLOR: no colours on screen; bold and the inverse cursor stay', async () => {

@@ -73,3 +73,18 @@ it('keys typed before the first frame are kept, each a key of its own: a draft, 
   stdin.write('\u0003');
   await chat;
 });
+
+it('a terminal that hangs up ends the chat, which says so and leaves the screen alone', async () => {
+  const { terminal, screen } = recordingTerminal();
+  const chat = runChat(new FakeAgent().connection(), undefined, terminal);
+  await until(() => screen().includes('Connected to Fake agent'), 'the first frame');
+  const drawn = screen().length;
+
+  // As Node reports a write to a terminal that has hung up.
+  terminal.stdout.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }));
+  const outcome = await chat;
+
+  expect(outcome.hungUp).toBe(true);
+  // No screen to give back: the shell's screen is not asked for on a terminal that is gone.
+  expect(screen().slice(drawn)).not.toContain('\u001b[?1049l');
+});

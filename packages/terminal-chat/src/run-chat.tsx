@@ -25,7 +25,12 @@ export interface ChatTerminal {
 export interface ChatOutcome {
   /** The task on screen when the chat ended, to resume it. */
   taskId?: string;
+  /** The terminal hung up (its window closed, its connection dropped): nothing more shows in it. */
+  hungUp?: boolean;
 }
+
+/** What a write to (or read from) a terminal that is gone fails with. */
+const TERMINAL_GONE = new Set(['EIO', 'EPIPE']);
 
 /** Runs the chat in this terminal until the user quits. */
 export async function runChat(
@@ -84,17 +89,35 @@ export async function runChat(
     exitOnCtrlC: false,
   });
   const stop = () => app.unmount();
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  // A terminal that hangs up fails every write after (EIO), ink's last frame included:
+  // the chat ends without drawing, and there is no screen left to give back.
+  let hungUp = false;
+  const hangUp = () => {
+    if (hungUp) return;
+    hungUp = true;
+    restored = true;
+    app.unmount();
+  };
+  const onTerminalError = (error: NodeJS.ErrnoException) => {
+    if (!TERMINAL_GONE.has(error.code ?? '')) throw error;
+    hangUp();
+  };
+  // Left in place after the chat: the failed writes of its last moments report late.
+  stdout.on('error', onTerminalError);
+  stdin.on('error', onTerminalError);
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
   for (const signal of signals) process.on(signal, stop);
+  process.on('SIGHUP', hangUp);
   try {
     await app.waitUntilExit();
   } finally {
     for (const signal of signals) process.off(signal, stop);
+    process.off('SIGHUP', hangUp);
     watch.close();
     controller.close();
     input.close();
     restore();
     process.off('exit', restore);
   }
-  return { taskId: taskToResume(controller.getState()) };
+  return { taskId: taskToResume(controller.getState()), hungUp };
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { apiKeyOption } from './api-key-option.js';
 import { ChatError, connect, DEFAULT_AGENT_URL, loadTask } from '../connection.js';
 import { sanitizeLine } from '../sanitize.js';
+import type { ChatOutcome } from '../run-chat.js';
 
 /** How the chat is run, for its messages: `a2a-chat`, or a program that embeds it, e.g. `a2a-harness`. */
 export interface CliNames {
@@ -23,7 +24,7 @@ export function chatCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
         fail(`needs a terminal; in scripts, use \`${program} send [url] "text"\`.`);
         return;
       }
-      let outcome: { taskId?: string };
+      let outcome: ChatOutcome;
       let agentUrl: string;
       // ink draws only a last frame when it thinks it runs in CI; this is a terminal.
       delete process.env.CI;
@@ -40,6 +41,12 @@ export function chatCommand({ program = 'a2a-chat' }: CliNames = {}): Command {
         outcome = await runChat(connection, resumed);
       } catch (error) {
         fail(error instanceof ChatError ? error.message : String(error));
+        return;
+      }
+      if (outcome.hungUp) {
+        // Nothing can be shown any more, and Node's reset of the terminal as it exits would
+        // fail on it (an assertion, and a core dump): the chat ends as a hang-up ends a program.
+        process.kill(process.pid, 'SIGHUP');
         return;
       }
       if (outcome.taskId) {
