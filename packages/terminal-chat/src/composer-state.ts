@@ -176,6 +176,25 @@ function listKey(
   return undefined;
 }
 
+function typedWithTabs(
+  state: ComposerState,
+  input: string,
+  key: Key,
+  commands: readonly CommandSpec[],
+): ComposerState {
+  const [first, ...rest] = input.split('\t');
+  let next = first === '' ? state : composerKey(state, first!, key, commands).state;
+  for (const typed of rest) {
+    const listed =
+      completionsOf(next, commands).length > 0 || valuesOf(next, commands) !== undefined;
+    next = listed
+      ? composerKey(next, '\t', { ...key, tab: true }, commands).state
+      : withLine(next, edit.insert(next.line, '\t'));
+    if (typed !== '') next = composerKey(next, typed, key, commands).state;
+  }
+  return next;
+}
+
 /** Keys the App handles: the composer leaves them alone. */
 export function isGlobalKey(input: string, key: Key): boolean {
   return (key.ctrl && ['c', 't', 'd', 'z'].includes(input)) || key.pageUp || key.pageDown;
@@ -195,6 +214,11 @@ export function composerKey(
     const typed = composerKey(state, input.slice(0, -1), key, commands);
     if (typed.submit !== undefined) return typed;
     return composerKey(typed.state, '\r', { ...key, return: true }, commands);
+  }
+  // A Tab among keys that came in one read (faster than the chat read them: a busy moment, a
+  // slow link) does what it does alone where a list shows; elsewhere it is text, as in a paste.
+  if (!key.tab && input.includes('\t') && !/[\r\n]/.test(input)) {
+    return { state: typedWithTabs(state, input, key, commands) };
   }
   const items = completionsOf(state, commands);
   if (items.length > 0) {

@@ -318,6 +318,42 @@ describe('a line and Enter in one read', () => {
     expect(onSubmit).not.toHaveBeenCalled();
     expect(frame(app)).toContain('/spawn needs <prompt>');
   });
+
+  it('with a Tab before the Enter: the Tab takes the highlighted command, as it does alone', async () => {
+    const apart = await composer();
+    await press(apart.app, '/he', KEYS.tab, KEYS.enter);
+    expect(apart.onSubmit).toHaveBeenCalledWith(expect.stringMatching(/^\/help\s*$/));
+    apart.app.unmount();
+
+    const { app, onSubmit } = await composer();
+    await press(app, '/he');
+    await press(app, '\t\r');
+    expect(onSubmit.mock.calls).toEqual(apart.onSubmit.mock.calls);
+  });
+
+  it('typed whole, Tab and all: the same', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, '/he\t\r');
+    expect(onSubmit).toHaveBeenCalledWith(expect.stringMatching(/^\/help\s*$/));
+  });
+});
+
+describe('a Tab among typed keys in one read', () => {
+  it('takes the highlighted command, and the keys after it go on typing', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, '/sp\tmake tea');
+    expect(frame(app)).toContain('/spawn make tea');
+    await press(app, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/spawn make tea');
+  });
+
+  it('is text where no list shows, as in a paste: columns stay apart', async () => {
+    const { app, onSubmit } = await composer();
+    await press(app, 'name\tvalue');
+    await press(app, KEYS.enter);
+    // Two spaces, as for any tab typed or pasted: ink measures a tab as one column.
+    expect(onSubmit).toHaveBeenCalledWith('name  value');
+  });
 });
 
 describe('a long input', () => {
