@@ -60,9 +60,17 @@ class EarlierStore extends CommandsTaskStore {
   }
 }
 
-async function setup(store: CommandsTaskStore) {
+async function setup(
+  store: CommandsTaskStore,
+  relaying: () => void | Promise<void> = () => undefined,
+) {
   const relayed: { event: StreamResponse; told?: ToldOthers }[] = [];
-  const live = new LiveStreams({ send: (_taskId, event, told) => relayed.push({ event, told }) });
+  const live = new LiveStreams({
+    send: (_taskId, event, told) => {
+      relayed.push({ event, told });
+      return relaying();
+    },
+  });
   const registry = new CommandRegistry();
   registry.register({ name: 'ping', description: 'Answers pong', run: () => 'pong' });
   const runner = new CommandRunner({ store, live, sendPrompt: async () => undefined });
@@ -151,5 +159,21 @@ describe('CommandRunner: the reply event goes to the store with its write', () =
     expect(relayed.map((r) => r.told)).toEqual([{ byStore: false }]);
     expect(statusOf(relayed[0]!.event)?.status?.message).toEqual(outcome.reply);
     expect(await local()).toEqual(outcome.event);
+  });
+
+  it('the answer waits until the relay has told the others: the next command cannot overtake its reply', async () => {
+    let told: () => void = () => undefined;
+    const telling = new Promise<void>((resolve) => (told = resolve));
+    const { relayed, send } = await setup(new AnnouncingStore(), () => telling);
+
+    let answered = false;
+    const answer = send().then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(relayed).toHaveLength(1);
+    expect(answered).toBe(false);
+
+    told();
+    await answer;
+    expect(answered).toBe(true);
   });
 });

@@ -45,13 +45,13 @@ describe('LiveStreams: replies reach open streams without disturbing them (SEMAN
     const live = new LiveStreams();
     const { stream, push } = manualStream();
     const followed = live.follow(stream);
-    expect(live.publish('t', statusFor('t', 'too early'))).toBe(0);
+    expect(live.publish('t', statusFor('t', 'too early')).delivered).toBe(0);
 
     push(taskEvent('t'));
     expect(tagOf((await followed.next()).value as StreamResponse)).toBe('task');
     expect(live.count('t')).toBe(1);
 
-    expect(live.publish('t', statusFor('t', 'reply'))).toBe(1);
+    expect(live.publish('t', statusFor('t', 'reply')).delivered).toBe(1);
     expect(tagOf((await followed.next()).value as StreamResponse)).toBe('reply');
 
     push(statusFor('t', 'turn goes on'));
@@ -67,8 +67,8 @@ describe('LiveStreams: replies reach open streams without disturbing them (SEMAN
     const followed = live.follow(a.stream, 'a');
     a.push(taskEvent('a'));
     await followed.next();
-    expect(live.publish('b', statusFor('b', 'x'))).toBe(0);
-    expect(live.publish('a', statusFor('a', 'y'))).toBe(1);
+    expect(live.publish('b', statusFor('b', 'x')).delivered).toBe(0);
+    expect(live.publish('a', statusFor('a', 'y')).delivered).toBe(1);
   });
 
   it('a client that goes away is detached', async () => {
@@ -89,9 +89,9 @@ describe('LiveStreams: replies reach open streams without disturbing them (SEMAN
     push(taskEvent('t'));
     await followed.next();
 
-    expect(here.publish('t', statusFor('t', 'from this process'))).toBe(1);
+    expect(here.publish('t', statusFor('t', 'from this process')).delivered).toBe(1);
     expect(tagOf((await followed.next()).value as StreamResponse)).toBe('from this process');
-    expect(here.publish('idle', statusFor('idle', 'nobody here'))).toBe(0);
+    expect(here.publish('idle', statusFor('idle', 'nobody here')).delivered).toBe(0);
     expect(relayed).toEqual([
       ['t', 'from this process'],
       ['idle', 'nobody here'],

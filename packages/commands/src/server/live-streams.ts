@@ -9,7 +9,12 @@ type Sink = (event: StreamResponse) => void;
  * events locally, so a relay must not bring them back to it.
  */
 export interface StreamRelay {
-  send(taskId: string, event: StreamResponse, told?: ToldOthers): void;
+  /**
+   * A promise, when returned, settles once the others have been told: a command's
+   * answer waits for it, so that the caller's next command cannot reach the others
+   * before this reply does. Anything else returned is ignored.
+   */
+  send(taskId: string, event: StreamResponse, told?: ToldOthers): unknown;
 }
 
 /** How a published event already reached the other processes, if it did. */
@@ -47,12 +52,20 @@ export class LiveStreams {
 
   /**
    * Delivers `event` to every stream open on the task in this process, and
-   * through the relay to the other processes; returns how many local streams got it.
-   * `told` says whether the store already told the other processes.
+   * through the relay to the other processes: how many local streams got it,
+   * and, when the relay says when it is done, that. `told` says whether the
+   * store already told the other processes.
    */
-  publish(taskId: string, event: StreamResponse, told?: ToldOthers): number {
-    this.relay?.send(taskId, event, told);
-    return this.deliver(taskId, event);
+  publish(
+    taskId: string,
+    event: StreamResponse,
+    told?: ToldOthers,
+  ): { delivered: number; relayed?: Promise<void> } {
+    const relayed = this.relay?.send(taskId, event, told);
+    return {
+      delivered: this.deliver(taskId, event),
+      ...(relayed instanceof Promise && { relayed }),
+    };
   }
 
   /** Delivers `event` to the streams open on the task in this process only: what a relay received. */

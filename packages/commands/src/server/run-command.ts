@@ -164,12 +164,14 @@ export class CommandRunner {
     // What the store told the others is what local streams get too.
     const event = announced && replyEvent ? replyEvent : commandReplyEvent(answered, reply);
     // A task this command created has no stream anywhere yet: its id was never given out.
-    if (!created)
-      live.publish(
+    if (!created) {
+      const { relayed } = live.publish(
         head.id,
         { payload: { $case: 'statusUpdate', value: event } },
         { byStore: announced },
       );
+      if (relayed) await relayed;
+    }
     return { head: answered, commandMessage, reply, event };
   }
 

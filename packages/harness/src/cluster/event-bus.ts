@@ -37,6 +37,13 @@ interface Handler {
 
 type MessageOf<K extends BusKind> = Extract<BusMessage, { kind: K }>;
 
+interface Pending {
+  message: BusMessage;
+  serial: number;
+  /** Called once the batch holding it has been notified, or given up on. */
+  done?: () => void;
+}
+
 /**
  * Events between instances sharing one PostgreSQL, with LISTEN/NOTIFY on one
  * channel. Each instance listens on a connection of its own; whether an
@@ -53,7 +60,7 @@ export class PgEventBus {
   private client: pg.Client | undefined;
   private readonly handlers = new Map<BusKind, Handler>();
   /** Each with the serial it keeps when its NOTIFY is tried again, so that receivers know a copy. */
-  private pending: { message: BusMessage; serial: number }[] = [];
+  private pending: Pending[] = [];
   private flushing: Promise<void> | undefined;
   private serial = 0;
   private received: Promise<void> = Promise.resolve();
@@ -92,6 +99,15 @@ export class PgEventBus {
     if (this.closed) return;
     this.pending.push({ message, serial: ++this.serial });
     if (!this.flushing) this.flushing = this.flush();
+  }
+
+  /** `send`, settling once `message` has been notified (or given up on, which is logged). */
+  sendAndWait(message: BusMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((done) => {
+      this.pending.push({ message, serial: ++this.serial, done });
+      if (!this.flushing) this.flushing = this.flush();
+    });
   }
 
   /**
@@ -147,11 +163,12 @@ export class PgEventBus {
           'cluster: could not notify the other instances',
         );
       }
+      for (const { done } of batch) done?.();
     }
     this.flushing = undefined;
   }
 
-  private async notify(batch: { message: BusMessage; serial: number }[]): Promise<void> {
+  private async notify(batch: Pending[]): Promise<void> {
     const payloads: string[] = [];
     for (const { message, serial } of batch) {
       const head = encodeHead(this.instanceId, message);

@@ -89,10 +89,15 @@ export class Cluster {
     payloadOf: (taskId, event) => this.bus.payloadOf({ kind: 'reply', taskId, event }),
   };
 
-  /** For `CommandsRequestHandler`: command replies go to the other instances too, unless the store's write told them. */
+  /**
+   * For `CommandsRequestHandler`: command replies go to the other instances too,
+   * unless the store's write told them. The answer waits for the notification, as
+   * it waits for a write's: the caller's next reply, which may ride on its own
+   * write, must not reach the others first.
+   */
   readonly replyRelay: StreamRelay = {
     send: (taskId, event, told) => {
-      if (!told?.byStore) this.bus.send({ kind: 'reply', taskId, event });
+      if (!told?.byStore) return this.bus.sendAndWait({ kind: 'reply', taskId, event });
     },
   };
 

@@ -54,16 +54,23 @@ export function withPushNotifications(card: AgentCard): AgentCard {
   return { ...card, capabilities: { ...card.capabilities!, pushNotifications: true } };
 }
 
-/** Both relays, in order, each given all that is sent; either may be absent. */
+type Relay<Sent extends unknown[]> = { send(...sent: Sent): unknown };
+
+/**
+ * Both relays, in order, each given all that is sent; either may be absent.
+ * The pair is done when both say they are.
+ */
 export function bothRelays<Sent extends unknown[]>(
-  first: { send(...sent: Sent): void } | undefined,
-  second: { send(...sent: Sent): void } | undefined,
-): { send(...sent: Sent): void } | undefined {
+  first: Relay<Sent> | undefined,
+  second: Relay<Sent> | undefined,
+): Relay<Sent> | undefined {
   if (!first || !second) return first ?? second;
   return {
     send: (...sent) => {
-      first.send(...sent);
-      second.send(...sent);
+      const waiting = [first.send(...sent), second.send(...sent)].filter(
+        (wait): wait is Promise<unknown> => wait instanceof Promise,
+      );
+      if (waiting.length > 0) return Promise.all(waiting).then(() => undefined);
     },
   };
 }
