@@ -15,6 +15,7 @@ import { startPlainAgent, type PlainAgent } from 'a2a-testing/plain-agent';
 import { cliCommand, hasTmux, TmuxTerminal } from 'a2a-testing/chat-terminal';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
 import { runSend as send } from 'a2a-testing/send-cli';
+import { waitFor } from 'a2a-testing/http';
 
 let harness: TestHarness;
 let plain: PlainAgent;
@@ -311,10 +312,11 @@ describe('a2a-harness chat in a terminal', () => {
     await terminal.waitFor('This is the offline model');
     // The window closes: the terminal hangs up under the chat while it draws.
     terminal.kill();
-    const deadline = Date.now() + 30_000;
-    while (!existsSync(status) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(status), 'the shell recorded how the chat ended').toBe(true);
+    await waitFor(
+      async () => existsSync(status) || undefined,
+      'the shell to record how the chat ended',
+      1200,
+    );
     // 128 + SIGHUP, as the shell reports a program ended by the hang-up itself. An error
     // thrown at the dead terminal was 1; Node's failed reset of it, a core dump (134, 139).
     expect(readFileSync(status, 'utf8').trim()).toBe('129');

@@ -96,18 +96,18 @@ export class PgEventBus {
   }
 
   send(message: BusMessage): void {
-    if (this.closed) return;
-    this.pending.push({ message, serial: ++this.serial });
-    if (!this.flushing) this.flushing = this.flush();
+    this.enqueue(message);
   }
 
   /** `send`, settling once `message` has been notified (or given up on, which is logged). */
   sendAndWait(message: BusMessage): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((done) => {
-      this.pending.push({ message, serial: ++this.serial, done });
-      if (!this.flushing) this.flushing = this.flush();
-    });
+    return new Promise((done) => this.enqueue(message, done));
+  }
+
+  private enqueue(message: BusMessage, done?: () => void): void {
+    if (this.closed) return done?.();
+    this.pending.push({ message, serial: ++this.serial, done });
+    if (!this.flushing) this.flushing = this.flush();
   }
 
   /**
