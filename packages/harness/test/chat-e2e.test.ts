@@ -249,6 +249,25 @@ describe('a2a-harness chat in a terminal', () => {
     expect(answered).not.toContain('[exited');
   }, 120_000);
 
+  it('a pasted line waits for Enter, line break and all; the terminal is asked to mark pastes only while the chat shows', async () => {
+    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 100, rows: 24 });
+    await terminal.waitFor('Connected to a2a-harness', 60_000);
+    terminal.paste('pasted from the clipboard\n');
+    await terminal.waitFor('› pasted from the clipboard');
+    // Still in the input, its line break too: Backspace takes that back, typing goes on.
+    terminal.keys('BSpace');
+    terminal.type(' and typed');
+    terminal.keys('Enter');
+    await terminal.waitFor('You said: pasted from the clipboard and typed');
+    terminal.keys('C-d');
+    await terminal.waitFor('[exited');
+    // Asked for, and turned off again as the chat ends: the shell gets its terminal back as it was.
+    const output = terminal.output();
+    const lastOn = output.lastIndexOf('\u001b[?2004h');
+    expect(lastOn).toBeGreaterThanOrEqual(0);
+    expect(output.lastIndexOf('\u001b[?2004l')).toBeGreaterThan(lastOn);
+  }, 120_000);
+
   it('Ctrl+T into a running sub-task shows its whole answer so far, not only the tail', async () => {
     terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 200, rows: 50 });
     await terminal.waitFor('Connected to a2a-harness', 60_000);

@@ -8,6 +8,7 @@ import {
 import { takeValue, type ArgumentValues } from 'a2a-commands/client/completion';
 import { enterWithList, type OpenList } from 'a2a-chat-core';
 import { EMPTY_HISTORY, newer, older, type InputHistory } from './input-history.js';
+import { pastedText } from './key-filter.js';
 import * as edit from './line-editor.js';
 import { EMPTY_LINE, lineOf, type Line } from './line-editor.js';
 
@@ -208,6 +209,9 @@ export function composerKey(
   commands: readonly CommandSpec[],
 ): KeyResult {
   if (isGlobalKey(input, key)) return { state };
+  // What the terminal marked as pasted is text, to be read over before sending.
+  const pasted = pastedText(input);
+  if (pasted !== undefined) return { state: withLine(state, edit.insert(state.line, pasted)) };
   // One line and Enter in a single read (a fast typist, a script, a pasted line): text, then Enter.
   // A paste of several lines stays in the input, to be read over before sending.
   if (/^[^\r\n]+\r$/.test(input)) {

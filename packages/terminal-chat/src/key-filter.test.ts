@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { filteredInput, filterKeys, splitKeys } from './key-filter.js';
+import { filteredInput, filterKeys, pastedText, splitKeys } from './key-filter.js';
 
 const ESC = '\u001b';
 
@@ -47,6 +47,12 @@ describe('splitKeys', () => {
     // Alt+Backspace is ESC DEL: one key.
     expect(splitKeys(`${ESC}\u007f`)).toEqual([`${ESC}\u007f`]);
   });
+
+  it('in a terminal that marks its pastes, cuts Enter, Tab and line feed out as keys too', () => {
+    expect(splitKeys('hi\rthere', true)).toEqual(['hi', '\r', 'there']);
+    expect(splitKeys('/he\t\r', true)).toEqual(['/he', '\t', '\r']);
+    expect(splitKeys(`a\nb${ESC}\r`, true)).toEqual(['a', '\n', `b${ESC}\r`]);
+  });
 });
 
 describe('filteredInput', () => {
@@ -90,6 +96,76 @@ describe('filteredInput', () => {
     source.write(`x${ESC}[1;`);
     source.write('5Py');
     expect(await read(input.stream)).toBe('xy');
+    input.close();
+  });
+
+  /** Every piece ink reads from `input`, in order. */
+  function pieces(input: { stream: NodeJS.ReadStream }): string[] {
+    const reads: string[] = [];
+    input.stream.on('readable', () => {
+      for (let chunk = input.stream.read(); chunk !== null; chunk = input.stream.read()) {
+        reads.push(String(chunk));
+      }
+    });
+    return reads;
+  }
+
+  const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('hands on a bracketed paste as one piece marked pasted, line breaks and tabs kept', async () => {
+    const source = fakeTerminal();
+    const input = filteredInput(source as unknown as NodeJS.ReadStream);
+    const reads = pieces(input);
+    source.write(`x${ESC}[200~one\r\ntwo\tthree${ESC}[31m!\r${ESC}[201~y`);
+    await settle();
+    expect(reads).toHaveLength(3);
+    expect(reads[0]).toBe('x');
+    expect(pastedText(reads[1]!)).toBe('one\ntwo\tthree!\n');
+    expect(reads[2]).toBe('y');
+    expect(pastedText('typed')).toBeUndefined();
+    input.close();
+  });
+
+  it('puts a paste back together when it and its markers come over several reads', async () => {
+    const source = fakeTerminal();
+    const input = filteredInput(source as unknown as NodeJS.ReadStream);
+    const reads = pieces(input);
+    for (const part of [`a${ESC}[20`, '0~first\r', 'second', `${ESC}[2`, '01~b']) {
+      source.write(part);
+      await settle(5);
+    }
+    await settle();
+    expect(reads.map((read) => pastedText(read) ?? `typed:${read}`)).toEqual([
+      'typed:a',
+      'first\nsecond',
+      'typed:b',
+    ]);
+    input.close();
+  });
+
+  it('once pastes are marked, an Enter or Tab typed among other keys is a key of its own', async () => {
+    const source = fakeTerminal();
+    const input = filteredInput(source as unknown as NodeJS.ReadStream);
+    const reads = pieces(input);
+    source.write('before\rpaste');
+    await settle();
+    expect(reads).toEqual(['before\rpaste']);
+    source.write(`${ESC}[200~p${ESC}[201~`);
+    source.write('hi\rthere\t');
+    await settle();
+    expect(reads.slice(2)).toEqual(['hi', '\r', 'there', '\t']);
+    input.close();
+  });
+
+  it('takes a paste whose end marker never comes as it is, after a moment', async () => {
+    const source = fakeTerminal();
+    const input = filteredInput(source as unknown as NodeJS.ReadStream);
+    const reads = pieces(input);
+    source.write(`${ESC}[200~cut off`);
+    await settle();
+    expect(reads).toEqual([]);
+    await settle(1100);
+    expect(reads.map((read) => pastedText(read))).toEqual(['cut off']);
     input.close();
   });
 

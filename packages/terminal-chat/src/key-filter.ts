@@ -1,5 +1,6 @@
 /* eslint-disable no-control-regex -- matching escape sequences is this file's job */
 import { PassThrough } from 'node:stream';
+import { sanitizeText } from './sanitize.js';
 
 /*
  * ink 6 throws, from inside its stdin listener, on a CSI sequence it cannot
@@ -47,15 +48,42 @@ export function filterKeys(text: string): string {
 const KEY_OR_RUN =
   /(?:\u001b[\s\S]|[^\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f])+|[\s\S]/g;
 
+/** The same, with Enter, Tab and line feed keys of their own: in a terminal that marks its pastes. */
+const KEY_OR_TYPED_RUN = /(?:\u001b[\s\S]|[^\u0000-\u001a\u001c-\u001f\u007f])+|[\s\S]/g;
+
 /**
  * A read cut into what ink must see apart. ink splits a read at escape
  * sequences only, so two Ctrl+C in one read would reach it as the text
  * `\x03\x03`, and Ctrl+U before typed text as part of that text. Each control
- * key is its own piece; text between them (a paste, line breaks and all) stays whole.
+ * key is its own piece; text between them stays whole. Where the terminal may
+ * paste without saying so, a run's Enter and Tab stay in it (a paste, line
+ * breaks and all); once it marks its pastes (`pastesMarked`), every unmarked
+ * Enter and Tab was typed, and is a key of its own.
  */
-export function splitKeys(text: string): string[] {
-  return text.match(KEY_OR_RUN) ?? [];
+export function splitKeys(text: string, pastesMarked = false): string[] {
+  return text.match(pastesMarked ? KEY_OR_TYPED_RUN : KEY_OR_RUN) ?? [];
 }
+
+/*
+ * Bracketed paste: the chat asks the terminal (`ESC[?2004h`) to wrap what is
+ * pasted in `ESC[200~` ... `ESC[201~`. A paste then reaches ink as one piece
+ * that starts with PASTED, a private-use character no key sends, so the
+ * composer inserts it as text: its Enter does not send and its Tab does not
+ * complete.
+ */
+export const BRACKETED_PASTE_ON = '\u001b[?2004h';
+export const BRACKETED_PASTE_OFF = '\u001b[?2004l';
+const PASTE_START = '\u001b[200~';
+const PASTE_END = '\u001b[201~';
+const PASTED = '\ue000';
+
+/** The text of a piece the terminal marked as pasted; `undefined` for keys. */
+export function pastedText(piece: string): string | undefined {
+  return piece.startsWith(PASTED) ? piece.slice(PASTED.length) : undefined;
+}
+
+/** How long a paste whose end marker has not come waits for more, before it is taken as it is. */
+const PASTE_WAIT_MS = 1000;
 
 /** How long a cut-off sequence waits for the rest before it is passed on as typed. */
 const PARTIAL_WAIT_MS = 30;
@@ -87,6 +115,10 @@ export function filteredInput(source: NodeJS.ReadStream): FilteredInput {
   });
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
+  /** What a paste has brought so far, until its end marker. */
+  let paste: string | undefined;
+  let pasteTimer: NodeJS.Timeout | undefined;
+  let pastesMarked = false;
   // ink reads everything buffered at once: a piece is written only after ink has read the last.
   const queue: string[] = [];
   let draining: NodeJS.Immediate | undefined;
@@ -97,19 +129,17 @@ export function filteredInput(source: NodeJS.ReadStream): FilteredInput {
     out.write(piece);
     draining = setImmediate(drain);
   };
-  const pass = (text: string) => {
-    queue.push(...splitKeys(text));
+  const queuePieces = (pieces: string[]) => {
+    queue.push(...pieces);
     if (draining === undefined) drain();
   };
+  const pass = (text: string) => queuePieces(splitKeys(text, pastesMarked));
   const flush = () => {
     if (pending !== '') pass(pending);
     pending = '';
   };
-  const onData = (chunk: Buffer | string) => {
-    clearTimeout(timer);
-    let text = pending + String(chunk);
-    pending = '';
-    const partial = PARTIAL_CSI.exec(text);
+  const typed = (text: string, endOfRead: boolean) => {
+    const partial = endOfRead ? PARTIAL_CSI.exec(text) : null;
     if (partial) {
       pending = text.slice(partial.index);
       text = text.slice(0, partial.index);
@@ -118,12 +148,49 @@ export function filteredInput(source: NodeJS.ReadStream): FilteredInput {
     const kept = filterKeys(text);
     if (kept !== '') pass(kept);
   };
+  const endPaste = (end: number, markerLength: number): string => {
+    clearTimeout(pasteTimer);
+    const text = sanitizeText(paste!.slice(0, end), { keepTabs: true });
+    const after = paste!.slice(end + markerLength);
+    paste = undefined;
+    if (text !== '') queuePieces([PASTED + text]);
+    return after;
+  };
+  // A terminal that never sends the end marker: what came is the paste, and reading goes on.
+  const pasteTimedOut = () => endPaste(paste!.length, 0);
+  const onData = (chunk: Buffer | string) => {
+    clearTimeout(timer);
+    let text = pending + String(chunk);
+    pending = '';
+    for (;;) {
+      if (paste !== undefined) {
+        const searchFrom = Math.max(0, paste.length - PASTE_END.length + 1);
+        paste += text;
+        const end = paste.indexOf(PASTE_END, searchFrom);
+        if (end === -1) {
+          clearTimeout(pasteTimer);
+          pasteTimer = setTimeout(pasteTimedOut, PASTE_WAIT_MS);
+          return;
+        }
+        text = endPaste(end, PASTE_END.length);
+        continue;
+      }
+      const start = text.indexOf(PASTE_START);
+      if (start === -1) break;
+      typed(text.slice(0, start), false);
+      pastesMarked = true;
+      paste = '';
+      text = text.slice(start + PASTE_START.length);
+    }
+    typed(text, true);
+  };
   source.setEncoding('utf8');
   source.on('data', onData);
   return {
     stream: stream as unknown as NodeJS.ReadStream,
     close() {
       clearTimeout(timer);
+      clearTimeout(pasteTimer);
       clearImmediate(draining);
       source.off('data', onData);
       source.pause();

@@ -6,12 +6,16 @@ import type { Connection } from './connection.js';
 import { AgentWatch } from './agent-watch.js';
 import { taskToResume } from './chat-store.js';
 import { ChatController } from './controller.js';
-import { filteredInput } from './key-filter.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, filteredInput } from './key-filter.js';
 import { colorlessOutput, noColorWanted } from './no-color.js';
 
-/** The alternate screen, as full-screen terminal programs use it: the shell's screen comes back after. */
-const ENTER_SCREEN = '\u001b[?1049h\u001b[H\u001b[2J';
-const LEAVE_SCREEN = '\u001b[?1049l\u001b[?25h';
+/**
+ * The alternate screen, as full-screen terminal programs use it: the shell's screen comes back
+ * after. While the chat shows, the terminal marks what is pasted (bracketed paste); the shell gets
+ * its terminal back unmarked.
+ */
+const ENTER_SCREEN = `\u001b[?1049h\u001b[H\u001b[2J${BRACKETED_PASTE_ON}`;
+const LEAVE_SCREEN = `${BRACKETED_PASTE_OFF}\u001b[?1049l\u001b[?25h`;
 
 /** After Ctrl+Z, when to look whether the chat was stopped at all. */
 const CHECK_MS = 300;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -71,14 +71,17 @@ export class TmuxTerminal {
     this.tmux('send-keys', '-l', text);
   }
 
-  /** Text pasted in one go, as a terminal pastes: LF becomes CR. */
-  paste(text: string): void {
+  /**
+   * Text pasted in one go, as a terminal pastes: LF becomes CR, and the paste is
+   * marked (bracketed) when the program asked for that, unless `bracketed` is false.
+   */
+  paste(text: string, { bracketed = true }: { bracketed?: boolean } = {}): void {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-paste-'));
     const file = path.join(dir, 'paste.txt');
     writeFileSync(file, text);
     try {
       this.tmux('load-buffer', file);
-      this.tmux('paste-buffer', '-d');
+      this.tmux('paste-buffer', '-d', ...(bracketed ? ['-p'] : []));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -124,6 +127,11 @@ export class TmuxTerminal {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
+  }
+
+  /** Everything the command has written to the terminal so far, escape sequences and all. */
+  output(): string {
+    return readFileSync(this.outputFile, 'utf8');
   }
 
   /** How many bytes the command has written so far. */

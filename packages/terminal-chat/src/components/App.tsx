@@ -3,6 +3,7 @@ import { Box, useApp, useInput } from 'ink';
 import { parseCommandText } from 'a2a-commands/client';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { choicesOf } from '../choices.js';
+import { pastedText } from '../key-filter.js';
 import type { ChatController } from '../controller.js';
 import type { Entry } from '../transcript.js';
 import { useTerminalSize } from '../use-terminal-size.js';
@@ -141,7 +142,7 @@ export function App({ controller, onSuspend }: AppProps) {
     } else if (key.escape) setPicker(undefined);
     else if (input !== '' && !key.ctrl && !key.meta && !key.tab) {
       setPicker(undefined);
-      composer.current?.insert(input);
+      composer.current?.insert(pastedText(input) ?? input);
     }
   });
 

@@ -3,7 +3,15 @@ import { createElement } from 'react';
 import { completeArgument } from 'a2a-commands/client/completion';
 import type { CommandCompletionParams } from 'a2a-commands/client/completion';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { frame, KEYS, press, renderInk, waitForFrame, type Rendered } from '../test-ink.js';
+import {
+  frame,
+  KEYS,
+  press,
+  renderInk,
+  renderThroughKeyFilter,
+  waitForFrame,
+  type Rendered,
+} from '../test-ink.js';
 import { Composer } from './Composer.js';
 
 const COMMANDS: CommandSpec[] = [
@@ -353,6 +361,50 @@ describe('a Tab among typed keys in one read', () => {
     await press(app, KEYS.enter);
     // Two spaces, as for any tab typed or pasted: ink measures a tab as one column.
     expect(onSubmit).toHaveBeenCalledWith('name  value');
+  });
+});
+
+describe('a paste the terminal marks (bracketed paste)', () => {
+  const pasted = (text: string) => `\u001b[200~${text}\u001b[201~`;
+
+  /** The composer reading keys as the chat does, through the key filter. */
+  async function composerReadingTheTerminal() {
+    const onSubmit = vi.fn((_text: string) => true);
+    app = await renderThroughKeyFilter(
+      createElement(Composer, {
+        commands: COMMANDS,
+        onSubmit,
+        isActive: true,
+        width: 80,
+        maxRows: 6,
+        placeholder: 'Type a message',
+      }),
+    );
+    return { app, onSubmit };
+  }
+
+  it('is text to read over: a pasted line with its Enter is not sent', async () => {
+    const { app, onSubmit } = await composerReadingTheTerminal();
+    await press(app, pasted('make tea\r'));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(frame(app)).toContain('› make tea');
+    await press(app, KEYS.backspace, KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('make tea');
+  });
+
+  it('keeps its Tab as text where the completion list shows', async () => {
+    const { app, onSubmit } = await composerReadingTheTerminal();
+    await press(app, '/he', pasted('\tx'), KEYS.enter);
+    expect(onSubmit).toHaveBeenCalledWith('/he  x');
+  });
+
+  it('after one, keys typed ahead in one read are keys: each Enter sends', async () => {
+    const { app, onSubmit } = await composerReadingTheTerminal();
+    await press(app, pasted('first'), KEYS.enter);
+    expect(onSubmit).toHaveBeenLastCalledWith('first');
+    await press(app, 'hi\rthere');
+    expect(onSubmit).toHaveBeenLastCalledWith('hi');
+    expect(frame(app)).toContain('› there');
   });
 });
 
