@@ -7,7 +7,7 @@ import { LOCK_CLASS, lockForTransaction, type AnyKysely } from './advisory-locks
 import type { MessagesTable } from './messages-table.js';
 import { migrateHarnessTables, needsSdkMigrations } from './migrations.js';
 import { runSdkMigrations, type SdkMigrationRunner } from './sdk-tasks-table.js';
-import { WalCheckpoints } from './wal-checkpoints.js';
+import { WalCheckpoints, type WalTiming } from './wal-checkpoints.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -49,8 +49,8 @@ export const POSTGRES_POOL_SIZE = 10;
 export async function openDatabase(
   url: string,
   tables: ((db: AnyKysely) => Promise<void>)[] = [],
-  /** On a SQLite file: how often the WAL is copied back, and how long it may grow (for tests). */
-  wal: { checkpointMs?: number; restartBytes?: number } = {},
+  /** On a SQLite file: how often the WAL is copied back and synced, and how long it may grow (for tests). */
+  wal: WalTiming = {},
   /** On PostgreSQL: told of each connection the server ended or lost; the pool replaces it. */
   onConnectionLost: (error: Error) => void = () => undefined,
   /** Runs the SDK's `a2a-db upgrade` (for tests, which count its runs). */
@@ -85,12 +85,7 @@ export async function openDatabase(
   const checkpoints =
     sqliteFile === ':memory:'
       ? undefined
-      : await WalCheckpoints.start(
-          sqliteConnectionOf(db)!,
-          sqliteFile,
-          wal.checkpointMs,
-          wal.restartBytes,
-        );
+      : await WalCheckpoints.start(sqliteConnectionOf(db)!, sqliteFile, wal);
   if (checkpoints) walCheckpoints.set(db, checkpoints);
   return {
     db,

@@ -44,13 +44,13 @@ describe('WAL checkpoints on a worker thread', () => {
   it('turns off the checkpoints that SQLite would make inside a commit on the event loop', async () => {
     const { file, database, entry } = walDatabase();
     expect(database.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    entry.checkpoints = await WalCheckpoints.start(database, file, 60_000);
+    entry.checkpoints = await WalCheckpoints.start(database, file, { checkpointMs: 60_000 });
     expect(database.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
   });
 
   it('copies committed pages from the WAL into the database file off the connection', async () => {
     const { file, database, entry } = walDatabase();
-    entry.checkpoints = await WalCheckpoints.start(database, file, 60_000);
+    entry.checkpoints = await WalCheckpoints.start(database, file, { checkpointMs: 60_000 });
     const sizeBefore = statSync(file).size;
     writeRows(database, 3000);
     expect(statSync(file).size).toBe(sizeBefore); // with SQLite's checkpoints off, all is in the WAL
@@ -63,15 +63,45 @@ describe('WAL checkpoints on a worker thread', () => {
 
   it('checkpoints on its own timer', async () => {
     const { file, database, entry } = walDatabase();
-    entry.checkpoints = await WalCheckpoints.start(database, file, 20);
+    entry.checkpoints = await WalCheckpoints.start(database, file, { checkpointMs: 20 });
     const sizeBefore = statSync(file).size;
     writeRows(database, 500);
     await expect.poll(() => statSync(file).size, { timeout: 10_000 }).toBeGreaterThan(sizeBefore);
   });
 
+  it('syncs the WAL on its own between checkpoints, copying nothing', async () => {
+    const { file, database, entry } = walDatabase();
+    entry.checkpoints = await WalCheckpoints.start(database, file, {
+      checkpointMs: 60_000,
+      syncMs: 20,
+    });
+    const sizeBefore = statSync(file).size;
+    writeRows(database, 500);
+    const checkpoints = entry.checkpoints;
+    await expect
+      .poll(async () => (await checkpoints.counts()).walSyncs, { timeout: 10_000 })
+      .toBeGreaterThan(1);
+    expect((await checkpoints.counts()).checkpoints).toBe(0);
+    expect(statSync(file).size).toBe(sizeBefore);
+  });
+
+  it('syncs the WAL only when it checkpoints, when those come as often', async () => {
+    const { file, database, entry } = walDatabase();
+    entry.checkpoints = await WalCheckpoints.start(database, file, {
+      checkpointMs: 20,
+      syncMs: 20,
+    });
+    writeRows(database, 10);
+    const checkpoints = entry.checkpoints;
+    await expect
+      .poll(async () => (await checkpoints.counts()).checkpoints, { timeout: 10_000 })
+      .toBeGreaterThan(2);
+    expect((await checkpoints.counts()).walSyncs).toBe(0);
+  });
+
   it('leaves every committed row readable after the worker stops and the file is reopened', async () => {
     const { file, database, entry } = walDatabase();
-    entry.checkpoints = await WalCheckpoints.start(database, file, 60_000);
+    entry.checkpoints = await WalCheckpoints.start(database, file, { checkpointMs: 60_000 });
     writeRows(database, 1200);
     await entry.checkpoints.stop();
     entry.checkpoints = undefined;

@@ -2,8 +2,18 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type SqliteDatabase from 'better-sqlite3';
 
-/** How often the worker copies the WAL back into the database file. */
-export const CHECKPOINT_INTERVAL_MS = 200;
+/**
+ * How often the worker copies the WAL back into the database file. Each copy
+ * syncs the WAL and then the database file; a hot page changed by many commits
+ * in between is copied once.
+ */
+export const CHECKPOINT_INTERVAL_MS = 1000;
+
+/**
+ * How often the WAL is synced between copies. With `synchronous = NORMAL` a
+ * commit is not synced by itself: this bounds what a power loss can take back.
+ */
+export const WAL_SYNC_INTERVAL_MS = 200;
 
 /** How long the WAL may grow before the checkpoints ask for a moment without writes. */
 export const WAL_RESTART_BYTES = 64 * 1024 * 1024;
@@ -15,30 +25,62 @@ const AUTOCHECKPOINT_PAGES = 1000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+const fs = require('node:fs');
 const database = new Database(workerData.file, { fileMustExist: true });
 database.pragma('busy_timeout = 5000');
 let checkpoints = 0;
+let walSyncs = 0;
+let walFd;
 const checkpoint = () => {
   const [state] = database.pragma('wal_checkpoint(PASSIVE)');
   checkpoints += 1;
   return state;
 };
-const timer = setInterval(() => {
-  const { log } = checkpoint();
-  if (log >= workerData.restartFrames) parentPort.postMessage({ long: log });
-}, workerData.intervalMs);
+const syncWal = () => {
+  try {
+    walFd ??= fs.openSync(workerData.file + '-wal', 'r');
+    fs.fsyncSync(walFd);
+    walSyncs += 1;
+  } catch {
+    // No WAL yet, or it cannot be opened: the next checkpoint syncs it.
+  }
+};
+const timers = [
+  setInterval(() => {
+    const { log } = checkpoint();
+    if (log >= workerData.restartFrames) parentPort.postMessage({ long: log });
+  }, workerData.checkpointMs),
+];
+if (workerData.syncMs < workerData.checkpointMs) timers.push(setInterval(syncWal, workerData.syncMs));
 parentPort.on('message', (message) => {
   if (message === 'checkpoint') {
     checkpoint();
-    parentPort.postMessage({ checkpoints });
+    parentPort.postMessage({ checkpoints, walSyncs });
+  } else if (message === 'counts') {
+    parentPort.postMessage({ checkpoints, walSyncs });
   } else if (message === 'stop') {
-    clearInterval(timer);
+    for (const timer of timers) clearInterval(timer);
+    if (walFd !== undefined) fs.closeSync(walFd);
     database.close();
     parentPort.close();
   }
 });
 parentPort.postMessage('ready');
 `;
+
+/** When the worker copies and syncs; each left out takes its default above. */
+export interface WalTiming {
+  checkpointMs?: number;
+  syncMs?: number;
+  /** How long the WAL may grow before writes are held for it to start over. */
+  restartBytes?: number;
+}
+
+/** What the worker has done so far. */
+export interface WalWork {
+  checkpoints: number;
+  walSyncs: number;
+}
 
 /**
  * WAL checkpoints on a worker thread. A checkpoint copies the WAL back into the
@@ -64,14 +106,18 @@ export class WalCheckpoints {
   static async start(
     database: SqliteDatabase.Database,
     file: string,
-    intervalMs = CHECKPOINT_INTERVAL_MS,
-    restartBytes = WAL_RESTART_BYTES,
+    {
+      checkpointMs = CHECKPOINT_INTERVAL_MS,
+      syncMs = WAL_SYNC_INTERVAL_MS,
+      restartBytes = WAL_RESTART_BYTES,
+    }: WalTiming = {},
   ): Promise<WalCheckpoints> {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const pageSize = database.pragma('page_size', { simple: true }) as number;
+    const restartFrames = Math.ceil(restartBytes / pageSize);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver, file, intervalMs, restartFrames: Math.ceil(restartBytes / pageSize) },
+      workerData: { driver, file, checkpointMs, syncMs, restartFrames },
     });
     await new Promise<void>((resolve, reject) => {
       worker.once('message', () => resolve());
@@ -119,15 +165,24 @@ export class WalCheckpoints {
   }
 
   /** One checkpoint now, on the worker; resolves with how many it has made. */
-  checkpointNow(): Promise<number> {
+  async checkpointNow(): Promise<number> {
+    return (await this.ask('checkpoint')).checkpoints;
+  }
+
+  /** How many checkpoints the worker has made, and how many syncs of the WAL alone. */
+  counts(): Promise<WalWork> {
+    return this.ask('counts');
+  }
+
+  private ask(question: 'checkpoint' | 'counts'): Promise<WalWork> {
     return new Promise((resolve) => {
-      const onMessage = (message: { checkpoints?: number }) => {
+      const onMessage = (message: Partial<WalWork>) => {
         if (typeof message?.checkpoints !== 'number') return;
         this.worker.off('message', onMessage);
-        resolve(message.checkpoints);
+        resolve(message as WalWork);
       };
       this.worker.on('message', onMessage);
-      this.worker.postMessage('checkpoint');
+      this.worker.postMessage(question);
     });
   }
 
