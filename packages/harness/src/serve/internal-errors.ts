@@ -3,7 +3,12 @@ import { A2AError } from '@a2a-js/sdk/errors';
 import type { Logger } from 'pino';
 import { requestLog } from '../request-scope.js';
 import { answeredError } from './answered-errors.js';
-import { DATABASE_UNREACHABLE_MESSAGE, isDatabaseUnreachable } from '../store/index.js';
+import {
+  DATABASE_UNREACHABLE_MESSAGE,
+  isDatabaseUnreachable,
+  isStorageFull,
+  STORAGE_FULL_MESSAGE,
+} from '../store/index.js';
 
 /**
  * What a client is told when the server fails (-32603 on JSON-RPC, 500 INTERNAL
@@ -29,6 +34,11 @@ function hide(
   if (isDatabaseUnreachable(error)) {
     log().warn({ err: (error as Error).message, method }, 'database unreachable');
     return new Error(DATABASE_UNREACHABLE_MESSAGE);
+  }
+  // Nothing the client did wrong, and nothing it can fix: an operator must make room.
+  if (isStorageFull(error)) {
+    log().error({ err: (error as Error).message, method }, 'storage full: the write was refused');
+    return new Error(STORAGE_FULL_MESSAGE);
   }
   log().error({ err: error, method }, 'internal error answered as such');
   return new Error(INTERNAL_ERROR_MESSAGE);

@@ -34,6 +34,18 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return inner.some(isDatabaseUnreachable) || isDatabaseUnreachable(error.cause);
 }
 
+export const STORAGE_FULL_MESSAGE =
+  "The server's storage is full, so this request could not be stored. Try again later; a message sent again with the same messageId is not run twice.";
+
+/** SQLite's "database or disk is full", PostgreSQL's disk_full: the write was refused whole. */
+const STORAGE_FULL_CODES = new Set(['SQLITE_FULL', '53100']);
+
+export function isStorageFull(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && STORAGE_FULL_CODES.has(code)) || isStorageFull(error.cause);
+}
+
 /** Waits between tries while the database is unreachable: quickly at first, then every 5 s. */
 const RETRY_MS = [100, 250, 500, 1000, 2000, 5000];
 

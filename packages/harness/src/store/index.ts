@@ -20,7 +20,9 @@ export {
 export {
   DATABASE_UNREACHABLE_MESSAGE,
   isDatabaseUnreachable,
+  isStorageFull,
   retryWhileUnreachable,
+  STORAGE_FULL_MESSAGE,
 } from './connection-errors.js';
 export type { ReplyNotifier } from './reply-notices.js';
 export { ownerContext, taskOwnerResolver, type Owner } from './owner.js';
