@@ -53,11 +53,9 @@ const timers = [
 ];
 if (workerData.syncMs < workerData.checkpointMs) timers.push(setInterval(syncWal, workerData.syncMs));
 parentPort.on('message', (message) => {
-  if (message === 'checkpoint') {
-    checkpoint();
-    parentPort.postMessage({ checkpoints, walSyncs });
-  } else if (message === 'counts') {
-    parentPort.postMessage({ checkpoints, walSyncs });
+  if (message === 'checkpoint' || message === 'counts') {
+    if (message === 'checkpoint') checkpoint();
+    parentPort.postMessage({ answers: message, checkpoints, walSyncs });
   } else if (message === 'stop') {
     for (const timer of timers) clearInterval(timer);
     if (walFd !== undefined) fs.closeSync(walFd);
@@ -176,10 +174,10 @@ export class WalCheckpoints {
 
   private ask(question: 'checkpoint' | 'counts'): Promise<WalWork> {
     return new Promise((resolve) => {
-      const onMessage = (message: Partial<WalWork>) => {
-        if (typeof message?.checkpoints !== 'number') return;
+      const onMessage = (message: WalWork & { answers?: string }) => {
+        if (message?.answers !== question) return;
         this.worker.off('message', onMessage);
-        resolve(message as WalWork);
+        resolve({ checkpoints: message.checkpoints, walSyncs: message.walSyncs });
       };
       this.worker.on('message', onMessage);
       this.worker.postMessage(question);
