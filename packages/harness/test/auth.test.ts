@@ -3,12 +3,12 @@
  * every other call needs a key; each task belongs to the principal who made it,
  * and to anyone else it does not exist — on JSON-RPC, HTTP+JSON and SSE alike.
  */
-import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys, parseApiKeyList } from '../src/serve/api-keys.js';
 import { UNAUTHENTICATED_CODE } from '../src/serve/auth.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { logLines, type LogLine } from 'a2a-testing/log-lines';
 import { headers, rest, resultOf, rpc, rpcStream, SseReader, userText } from 'a2a-testing/http';
 
 const ALICE = 'alice-key-0123456789abcdef';
@@ -241,15 +241,9 @@ describe('sub-tasks belong to the caller', () => {
 });
 
 describe('binding without keys', () => {
-  function capture(): { logger: Logger; lines: Record<string, unknown>[] } {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()));
-        done();
-      },
-    });
-    return { logger: pino<never>({ level: 'info' }, sink), lines };
+  function capture(): { logger: Logger; lines: LogLine[] } {
+    const { stream, lines } = logLines();
+    return { logger: pino<never>({ level: 'info' }, stream), lines };
   }
 
   it('warns loudly on a non-loopback interface', async () => {

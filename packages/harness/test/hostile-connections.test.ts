@@ -5,13 +5,13 @@
  * URLs are logged without their query strings.
  */
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeys } from '../src/serve/api-keys.js';
 import { INTERNAL_ERROR_MESSAGE } from '../src/serve/internal-errors.js';
 import { createLogger } from '../src/serve/logging.js';
 import { rpc } from 'a2a-testing/http';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { logLines } from 'a2a-testing/log-lines';
 
 const KEY = 'k'.repeat(32);
 let harness: TestHarness | undefined;
@@ -20,15 +20,9 @@ afterEach(async () => {
   harness = undefined;
 });
 
-/** A logger that keeps every line, parsed. */
+/** The harness's own logger, keeping every line, parsed. */
 function capturingLogger() {
-  const lines: Record<string, any>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { stream, lines } = logLines();
   return { logger: createLogger('debug', stream), lines };
 }
 

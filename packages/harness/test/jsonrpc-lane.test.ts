@@ -7,7 +7,6 @@
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { COMMANDS_EXTENSION_URI } from 'a2a-commands';
 import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
@@ -17,6 +16,7 @@ import { createApp } from '../src/serve/app.js';
 import { jsonRpcChain } from '../src/serve/jsonrpc-chain.js';
 import { jsonRpcLane } from '../src/serve/jsonrpc-lane/index.js';
 import { startHarness, type TestHarness } from 'a2a-testing/harness';
+import { logLines, type LogLine } from 'a2a-testing/log-lines';
 import { rawRequest, type RawResponse } from 'a2a-testing/raw-http';
 
 const KEY = 'lane-test-key-0123456789abcdef';
@@ -30,16 +30,9 @@ interface Side {
   toExpress: number;
 }
 
-function capturingLogger(lines: Record<string, unknown>[]): Logger {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
-  return pino({ level: 'info' }, sink);
+function capturingLogger(): { logger: Logger; lines: LogLine[] } {
+  const { stream, lines } = logLines();
+  return { logger: pino({ level: 'info' }, stream), lines };
 }
 
 async function listen(listener: RequestListener): Promise<[Server, string]> {
@@ -54,8 +47,7 @@ let lane: Side;
 
 async function side(withLane: boolean): Promise<Side> {
   const { harness } = running;
-  const lines: Record<string, unknown>[] = [];
-  const logger = capturingLogger(lines);
+  const { logger, lines } = capturingLogger();
   const chain = jsonRpcChain(harness, logger);
   const app = createApp(harness, logger, undefined, chain);
   const made = { lines, toExpress: 0 } as Side;

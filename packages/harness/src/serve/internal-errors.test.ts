@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import SqliteDatabase from 'better-sqlite3';
+import { logLines } from 'a2a-testing/log-lines';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_FULL_MESSAGE, isStorageFull } from '../store/index.js';
@@ -21,20 +21,10 @@ function fullDatabaseError(): Error {
   }
 }
 
-function loggedLines() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino(stream), lines };
-}
-
 /** A request handler whose every call fails with `error`, behind the harness's wrapper. */
 function failingWith(error: Error) {
-  const { logger, lines } = loggedLines();
+  const { stream, lines } = logLines();
+  const logger = pino(stream);
   const inner = {
     getTask: () => Promise.reject(error),
   } as unknown as A2ARequestHandler;
