@@ -38,7 +38,8 @@ const checkpoint = () => {
 };
 const syncWal = () => {
   try {
-    walFd ??= fs.openSync(workerData.file + '-wal', 'r');
+    // Opened for writing, though it never writes: Windows syncs only a handle that may write.
+    walFd ??= fs.openSync(workerData.file + '-wal', 'r+');
     fs.fsyncSync(walFd);
     walSyncs += 1;
   } catch {
