@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { filteredInput, filterKeys, pastedText, splitKeys } from './key-filter.js';
 
 const ESC = '\u001b';
@@ -110,63 +110,75 @@ describe('filteredInput', () => {
     return reads;
   }
 
-  const settle = (ms = 60) => new Promise((resolve) => setTimeout(resolve, ms));
+  describe('a bracketed paste', () => {
+    /**
+     * Lets the filter hand on what it has, without letting any of its own timers
+     * run: each test here fakes `setTimeout`, so a busy machine's stall between two
+     * reads cannot pass for a terminal that stopped sending. `ms` moves the fake clock.
+     */
+    const settle = async (ms = 0) => {
+      if (ms > 0) vi.advanceTimersByTime(ms);
+      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }));
+    afterEach(() => vi.useRealTimers());
 
-  it('hands on a bracketed paste as one piece marked pasted, line breaks and tabs kept', async () => {
-    const source = fakeTerminal();
-    const input = filteredInput(source as unknown as NodeJS.ReadStream);
-    const reads = pieces(input);
-    source.write(`x${ESC}[200~one\r\ntwo\tthree${ESC}[31m!\r${ESC}[201~y`);
-    await settle();
-    expect(reads).toHaveLength(3);
-    expect(reads[0]).toBe('x');
-    expect(pastedText(reads[1]!)).toBe('one\ntwo\tthree!\n');
-    expect(reads[2]).toBe('y');
-    expect(pastedText('typed')).toBeUndefined();
-    input.close();
-  });
+    it('hands on a bracketed paste as one piece marked pasted, line breaks and tabs kept', async () => {
+      const source = fakeTerminal();
+      const input = filteredInput(source as unknown as NodeJS.ReadStream);
+      const reads = pieces(input);
+      source.write(`x${ESC}[200~one\r\ntwo\tthree${ESC}[31m!\r${ESC}[201~y`);
+      await settle();
+      expect(reads).toHaveLength(3);
+      expect(reads[0]).toBe('x');
+      expect(pastedText(reads[1]!)).toBe('one\ntwo\tthree!\n');
+      expect(reads[2]).toBe('y');
+      expect(pastedText('typed')).toBeUndefined();
+      input.close();
+    });
 
-  it('puts a paste back together when it and its markers come over several reads', async () => {
-    const source = fakeTerminal();
-    const input = filteredInput(source as unknown as NodeJS.ReadStream);
-    const reads = pieces(input);
-    for (const part of [`a${ESC}[20`, '0~first\r', 'second', `${ESC}[2`, '01~b']) {
-      source.write(part);
-      await settle(5);
-    }
-    await settle();
-    expect(reads.map((read) => pastedText(read) ?? `typed:${read}`)).toEqual([
-      'typed:a',
-      'first\nsecond',
-      'typed:b',
-    ]);
-    input.close();
-  });
+    it('puts a paste back together when it and its markers come over several reads', async () => {
+      const source = fakeTerminal();
+      const input = filteredInput(source as unknown as NodeJS.ReadStream);
+      const reads = pieces(input);
+      for (const part of [`a${ESC}[20`, '0~first\r', 'second', `${ESC}[2`, '01~b']) {
+        source.write(part);
+        await settle();
+      }
+      await settle();
+      expect(reads.map((read) => pastedText(read) ?? `typed:${read}`)).toEqual([
+        'typed:a',
+        'first\nsecond',
+        'typed:b',
+      ]);
+      input.close();
+    });
 
-  it('once pastes are marked, an Enter or Tab typed among other keys is a key of its own', async () => {
-    const source = fakeTerminal();
-    const input = filteredInput(source as unknown as NodeJS.ReadStream);
-    const reads = pieces(input);
-    source.write('before\rpaste');
-    await settle();
-    expect(reads).toEqual(['before\rpaste']);
-    source.write(`${ESC}[200~p${ESC}[201~`);
-    source.write('hi\rthere\t');
-    await settle();
-    expect(reads.slice(2)).toEqual(['hi', '\r', 'there', '\t']);
-    input.close();
-  });
+    it('once pastes are marked, an Enter or Tab typed among other keys is a key of its own', async () => {
+      const source = fakeTerminal();
+      const input = filteredInput(source as unknown as NodeJS.ReadStream);
+      const reads = pieces(input);
+      source.write('before\rpaste');
+      await settle();
+      expect(reads).toEqual(['before\rpaste']);
+      source.write(`${ESC}[200~p${ESC}[201~`);
+      source.write('hi\rthere\t');
+      await settle();
+      expect(reads.slice(2)).toEqual(['hi', '\r', 'there', '\t']);
+      input.close();
+    });
 
-  it('takes a paste whose end marker never comes as it is, after a moment', async () => {
-    const source = fakeTerminal();
-    const input = filteredInput(source as unknown as NodeJS.ReadStream);
-    const reads = pieces(input);
-    source.write(`${ESC}[200~cut off`);
-    await settle();
-    expect(reads).toEqual([]);
-    await settle(1100);
-    expect(reads.map((read) => pastedText(read))).toEqual(['cut off']);
-    input.close();
+    it('takes a paste whose end marker never comes as it is, after a moment', async () => {
+      const source = fakeTerminal();
+      const input = filteredInput(source as unknown as NodeJS.ReadStream);
+      const reads = pieces(input);
+      source.write(`${ESC}[200~cut off`);
+      await settle(999);
+      expect(reads).toEqual([]);
+      await settle(1);
+      expect(reads.map((read) => pastedText(read))).toEqual(['cut off']);
+      input.close();
+    });
   });
 
   it('hands on the control keys of one read one by one', async () => {
