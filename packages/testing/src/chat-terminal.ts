@@ -73,15 +73,15 @@ export class TmuxTerminal {
 
   /**
    * Text pasted in one go, as a terminal pastes: LF becomes CR, and the paste is
-   * marked (bracketed) when the program asked for that, unless `bracketed` is false.
+   * marked (bracketed) when the program asked for that.
    */
-  paste(text: string, { bracketed = true }: { bracketed?: boolean } = {}): void {
+  paste(text: string): void {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'a2a-chat-paste-'));
     const file = path.join(dir, 'paste.txt');
     writeFileSync(file, text);
     try {
       this.tmux('load-buffer', file);
-      this.tmux('paste-buffer', '-d', ...(bracketed ? ['-p'] : []));
+      this.tmux('paste-buffer', '-d', '-p');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
