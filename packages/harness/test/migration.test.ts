@@ -233,6 +233,7 @@ describe('the harness tables on a new PostgreSQL database', () => {
         '0009-turn-functions',
         '0010-turn-functions-v2',
         '0011-change-functions',
+        '0012-reply-links-unindexed',
       ]);
       await Promise.all(opened.map((database) => database.close()));
     } finally {

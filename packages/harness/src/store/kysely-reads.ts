@@ -62,10 +62,17 @@ export class KyselyReads {
   }
 
   async findReply(taskId: string, commandId: string): Promise<Message | undefined> {
+    // From the command onwards, by the table's key: the link has no index of its own.
+    const command = this.db
+      .selectFrom(MESSAGES_TABLE)
+      .select('seq')
+      .where('task_id', '=', taskId)
+      .where('message_id', '=', commandId);
     const row = await this.db
       .selectFrom(MESSAGES_TABLE)
       .select('message')
       .where('task_id', '=', taskId)
+      .where('seq', '>', command)
       .where('reply_to', '=', commandId)
       .orderBy('seq')
       .limit(1)

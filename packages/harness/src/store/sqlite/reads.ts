@@ -25,8 +25,11 @@ export class SqliteReads {
       `select seq, message from ${MESSAGES_TABLE} where task_id = ? and message_id = ?`,
     );
     this.selectReply = database
-      .prepare<[string, string], string>(
-        `select message from ${MESSAGES_TABLE} where task_id = ? and reply_to = ? order by seq limit 1`,
+      .prepare<{ task: string; command: string }, string>(
+        `select message from ${MESSAGES_TABLE}
+         where task_id = @task and reply_to = @command and seq > (
+           select seq from ${MESSAGES_TABLE} where task_id = @task and message_id = @command)
+         order by seq limit 1`,
       )
       .pluck();
     const history = (where: string, order: string) =>
@@ -59,7 +62,7 @@ export class SqliteReads {
   }
 
   findReply(taskId: string, commandId: string): Message | undefined {
-    const message = this.selectReply.get(taskId, commandId);
+    const message = this.selectReply.get({ task: taskId, command: commandId });
     return message === undefined ? undefined : fromRow({ message });
   }
 
