@@ -25,20 +25,19 @@ export interface ReplyLink {
 
 /**
  * The link a write that stores a command's exchange makes: `reply` answers
- * the other message stored with it (the command path stores the two together).
- * None when `reply` is not among `messages`, or nothing else is.
+ * the message stored just before it (the command path stores the two
+ * together, in that order, and a retry looks for the reply after its command).
+ * None when `reply` is not the second of two `messages`.
  */
 export function replyLinkOf(
   messages: readonly Message[],
   reply: Message | undefined,
 ): ReplyLink | undefined {
   if (!reply || messages.length !== 2) return undefined;
-  const [first, second] = messages as [Message, Message];
-  if (second.messageId === reply.messageId)
-    return { commandId: first.messageId, replyId: reply.messageId };
-  if (first.messageId === reply.messageId)
-    return { commandId: second.messageId, replyId: reply.messageId };
-  return undefined;
+  const [command, second] = messages as [Message, Message];
+  return second.messageId === reply.messageId
+    ? { commandId: command.messageId, replyId: reply.messageId }
+    : undefined;
 }
 
 export interface MessagesTable {
