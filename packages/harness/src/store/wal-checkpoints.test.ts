@@ -109,4 +109,50 @@ describe('WAL checkpoints on a worker thread', () => {
     expect(reopened.prepare('select count(*) from notes').pluck().get()).toBe(1200);
     reopened.close();
   });
+
+  it("checkpoints every file the process opens on one thread, each on the file's own timer", async () => {
+    const often = walDatabase();
+    const seldom = walDatabase();
+    often.entry.checkpoints = await WalCheckpoints.start(often.database, often.file, {
+      checkpointMs: 20,
+    });
+    seldom.entry.checkpoints = await WalCheckpoints.start(seldom.database, seldom.file, {
+      checkpointMs: 60_000,
+    });
+    const seldomSize = statSync(seldom.file).size;
+    writeRows(often.database, 10);
+    writeRows(seldom.database, 500);
+    const oftenCheckpoints = often.entry.checkpoints;
+    await expect
+      .poll(async () => (await oftenCheckpoints.counts()).checkpoints, { timeout: 10_000 })
+      .toBeGreaterThan(2);
+    const [oftenWork, seldomWork] = await Promise.all([
+      oftenCheckpoints.counts(),
+      seldom.entry.checkpoints.counts(),
+    ]);
+    expect(seldomWork.checkpoints).toBe(0);
+    expect(statSync(seldom.file).size).toBe(seldomSize);
+    expect(oftenWork.threadId).toBeGreaterThan(0);
+    expect(seldomWork.threadId).toBe(oftenWork.threadId);
+  });
+
+  it('keeps its thread for the next file once a file stops, and checkpoints that one', async () => {
+    const first = walDatabase();
+    const checkpoints = await WalCheckpoints.start(first.database, first.file, {
+      checkpointMs: 60_000,
+    });
+    const { threadId } = await checkpoints.counts();
+    expect(threadId).toBeGreaterThan(0);
+    await checkpoints.stop();
+    const next = walDatabase();
+    next.entry.checkpoints = await WalCheckpoints.start(next.database, next.file, {
+      checkpointMs: 20,
+    });
+    const sizeBefore = statSync(next.file).size;
+    writeRows(next.database, 500);
+    await expect
+      .poll(() => statSync(next.file).size, { timeout: 10_000 })
+      .toBeGreaterThan(sizeBefore);
+    expect((await next.entry.checkpoints.counts()).threadId).toBe(threadId);
+  });
 });
