@@ -45,5 +45,5 @@ export {
   type ModelStreams,
   type OnAnswerChunk,
 } from './model-streams.js';
-export { spawnStreamWorker, WorkerModelStreams } from './worker-streams.js';
+export { spawnStreamWorker, StreamWorker, WorkerModelStreams } from './worker-streams.js';
 export { DEFAULT_CHUNKING, type ChunkingOptions } from './answer-chunks.js';

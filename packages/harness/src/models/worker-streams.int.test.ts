@@ -11,7 +11,7 @@ import { createModelCatalog, type ModelsConfig } from './catalog.js';
 import { ModelError, UnknownModelError } from './errors.js';
 import { InLoopModelStreams, type ModelStreamRequest, type ModelStreams } from './model-streams.js';
 import { ModelTimeoutError } from './stream-turn.js';
-import { spawnStreamWorker, WorkerModelStreams } from './worker-streams.js';
+import { spawnStreamWorker, StreamWorker, WorkerModelStreams } from './worker-streams.js';
 
 const KEY = 'sk-test-worker-streams-0123456789';
 const request = (over: Partial<ModelStreamRequest> = {}): ModelStreamRequest => ({
@@ -149,11 +149,13 @@ describe('WorkerModelStreams', () => {
     const config = { offline: { latencyMs: 50 } };
     const catalog = await createModelCatalog({ config, env: {} });
     const workers: Worker[] = [];
-    const streams = new WorkerModelStreams(catalog, { config, env: {} }, (setup) => {
-      const worker = spawnStreamWorker(setup);
-      workers.push(worker);
-      return worker;
+    const setup = { config, env: {} };
+    const worker = new StreamWorker(() => {
+      const started = spawnStreamWorker(setup);
+      workers.push(started);
+      return started;
     });
+    const streams = new WorkerModelStreams(catalog, setup, worker);
     opened.push(streams);
     let firstChunk!: () => void;
     const started = new Promise<void>((resolve) => (firstChunk = resolve));
@@ -178,6 +180,33 @@ describe('WorkerModelStreams', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     await streams.close();
     expect(await answer).toBeInstanceOf(ModelError);
+  });
+
+  it('shares one worker between streams of the same models: closing one fails only its own answers', async () => {
+    const config = { offline: { latencyMs: 50 } };
+    expect(StreamWorker.shared({ config, env: {} })).toBe(StreamWorker.shared({ config, env: {} }));
+    const closing = await workerStreams(config);
+    const staying = await workerStreams(config);
+    const closed = closing.streams
+      .stream(request(), new AbortController().signal, () => {})
+      .catch((error: unknown) => error);
+    const kept = staying.streams.stream(request(), new AbortController().signal, () => {});
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await closing.streams.close();
+    expect(await closed).toBeInstanceOf(ModelError);
+    expect((await kept).text).toContain('tell me about threads');
+  });
+
+  it('gives streams of other models, keys or builds a worker of their own', () => {
+    const setup = { config: {}, env: { KEY: 'one' } };
+    const shared = StreamWorker.shared(setup);
+    expect(StreamWorker.shared({ config: {}, env: { KEY: 'two' } })).not.toBe(shared);
+    expect(StreamWorker.shared({ config: { offline: { latencyMs: 5 } }, env: setup.env })).not.toBe(
+      shared,
+    );
+    expect(StreamWorker.shared(setup, pathToFileURL('/elsewhere/stream-worker.js'))).not.toBe(
+      shared,
+    );
   });
 
   it('starts the built worker it is given instead of the sources', async () => {

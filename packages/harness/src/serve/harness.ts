@@ -22,7 +22,7 @@ import { bothRelays, createPushNotifications, withPushNotifications } from '../p
 import {
   createModelCatalog,
   InLoopModelStreams,
-  spawnStreamWorker,
+  StreamWorker,
   WorkerModelStreams,
   type ModelCatalog,
   type ModelStreams,
@@ -322,9 +322,6 @@ function modelStreams(
 ): ModelStreams {
   if (!onWorker || options.fetch) return new InLoopModelStreams(catalog);
   const { offline, providers } = options.config;
-  return new WorkerModelStreams(
-    catalog,
-    { config: { offline, providers }, env: { ...(options.env ?? process.env) } },
-    (setup) => spawnStreamWorker(setup, options.streamWorker),
-  );
+  const setup = { config: { offline, providers }, env: { ...(options.env ?? process.env) } };
+  return new WorkerModelStreams(catalog, setup, StreamWorker.shared(setup, options.streamWorker));
 }

@@ -1,0 +1,152 @@
+import { Worker } from 'node:worker_threads';
+import { ModelError } from './errors.js';
+import type { ModelStreamRequest, OnAnswerChunk } from './model-streams.js';
+import {
+  errorOf,
+  type FromStreamWorker,
+  type StreamWorkerSetup,
+  type ToStreamWorker,
+} from './stream-messages.js';
+import type { ModelTurnResult } from './stream-turn.js';
+
+/** The stream worker's young generation, in MB: larger than V8's default. */
+const YOUNG_GENERATION_MB = 64;
+
+/** An answer streaming on the worker, as its asker awaits it. */
+export interface StreamingAnswer {
+  modelId: string;
+  onChunk: OnAnswerChunk;
+  resolve(result: ModelTurnResult): void;
+  reject(error: Error): void;
+}
+
+/**
+ * One stream worker and the answers streaming on it. The worker starts with
+ * the first answer, and again after it dies; a death fails the answers it was
+ * streaming, as a model error. An idle worker does not keep the process alive.
+ *
+ * Starting one costs a new thread its modules: several hundred ms of CPU.
+ * Harnesses in one process that would start the same worker (the same models
+ * from the same config and keys) share one (`shared`), which stays for the
+ * life of the process; in a deployment there is one harness a process anyway.
+ */
+export class StreamWorker {
+  private static readonly byKind = new Map<string, StreamWorker>();
+
+  /** The process's worker for `setup`, started from `builtEntry` when given. */
+  static shared(setup: StreamWorkerSetup, builtEntry?: URL): StreamWorker {
+    const kind = JSON.stringify([builtEntry?.href ?? null, setup.config, setup.env]);
+    let worker = StreamWorker.byKind.get(kind);
+    if (!worker) {
+      worker = new StreamWorker(() => spawnStreamWorker(setup, builtEntry), true);
+      StreamWorker.byKind.set(kind, worker);
+    }
+    return worker;
+  }
+
+  private worker: Worker | undefined;
+  private lastId = 0;
+  private readonly answers = new Map<number, StreamingAnswer>();
+
+  /** A worker of its own, started by `spawn`; `close` ends it. */
+  constructor(
+    private readonly spawn: () => Worker,
+    private readonly sharedByProcess = false,
+  ) {}
+
+  /** Starts streaming `request`; returns the answer's id. */
+  start(request: ModelStreamRequest, answer: StreamingAnswer): number {
+    const worker = this.started();
+    const id = ++this.lastId;
+    this.answers.set(id, answer);
+    worker.ref();
+    this.send({ type: 'start', id, request });
+    return id;
+  }
+
+  /** Stops the answer `id`, which then settles with `error`; false if it had already settled. */
+  stop(id: number, error: Error): boolean {
+    const answer = this.answers.get(id);
+    if (!answer) return false;
+    this.answers.delete(id);
+    this.send({ type: 'abort', id });
+    this.settled();
+    answer.reject(error);
+    return true;
+  }
+
+  /** Ends a worker of its own; one the process shares goes on for the others. */
+  async close(): Promise<void> {
+    if (this.sharedByProcess) return;
+    const worker = this.worker;
+    this.worker = undefined;
+    this.failAll('the server is shutting down');
+    await worker?.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = this.spawn();
+    worker.on('message', (message: FromStreamWorker) => this.received(message));
+    worker.on('error', (error) => this.died(worker, `failed: ${error.message}`));
+    worker.on('exit', (code) => this.died(worker, `exited with code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private received(message: FromStreamWorker): void {
+    const answer = this.answers.get(message.id);
+    if (!answer) return; // stopped here already
+    if (message.type === 'chunk') {
+      answer.onChunk(message.text, message.first);
+      return;
+    }
+    this.answers.delete(message.id);
+    this.settled();
+    if (message.type === 'done') answer.resolve(message.result);
+    else answer.reject(errorOf(message.error, answer.modelId));
+  }
+
+  private died(worker: Worker, how: string): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.failAll(`the model stream worker ${how}`);
+  }
+
+  private failAll(reason: string): void {
+    const all = [...this.answers.values()];
+    this.answers.clear();
+    for (const answer of all) answer.reject(new ModelError(answer.modelId, reason));
+  }
+
+  private settled(): void {
+    if (this.answers.size === 0) this.worker?.unref();
+  }
+
+  private send(message: ToStreamWorker): void {
+    this.worker?.postMessage(message);
+  }
+}
+
+/**
+ * The worker runs `stream-worker.js` beside this file; from the sources (tests,
+ * `--conditions=a2a-source`), the TypeScript file through tsx, unless `builtEntry`
+ * names one already built from them (loading the sources through tsx costs a
+ * worker about three times the CPU of a built file).
+ */
+export function spawnStreamWorker(setup: StreamWorkerSetup, builtEntry?: URL): Worker {
+  const options = {
+    workerData: setup,
+    // Streams of many turns at once make short-lived garbage fast: a larger young
+    // generation cut the CPU of an offline turn, 32 at once, by about a fifth.
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+  };
+  if (builtEntry) return new Worker(builtEntry, options);
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./stream-worker.js', import.meta.url), options);
+  }
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./stream-worker.ts', import.meta.url).href;
+  const load = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(load, { ...options, eval: true });
+}
