@@ -12,6 +12,9 @@ import type { ModelTurnResult } from './stream-turn.js';
 /** The stream worker's young generation, in MB: larger than V8's default. */
 const YOUNG_GENERATION_MB = 64;
 
+/** How long a shared worker that no harness uses waits for the next before it ends. */
+const SHARED_IDLE_MS = 5000;
+
 /** An answer streaming on the worker, as its asker awaits it. */
 export interface StreamingAnswer {
   modelId: string;
@@ -27,13 +30,18 @@ export interface StreamingAnswer {
  *
  * Starting one costs a new thread its modules: several hundred ms of CPU.
  * Harnesses in one process that would start the same worker (the same models
- * from the same config and keys) share one (`shared`), which stays for the
- * life of the process; in a deployment there is one harness a process anyway.
+ * from the same config and keys) share one (`shared`); once none uses it, it
+ * ends after a few seconds unless another comes (as in a test run, which
+ * starts harness after harness). In a deployment there is one harness a
+ * process anyway.
  */
 export class StreamWorker {
   private static readonly byKind = new Map<string, StreamWorker>();
 
-  /** The process's worker for `setup`, started from `builtEntry` when given. */
+  /**
+   * The process's worker for `setup`, started from `builtEntry` when given,
+   * for one more user: each `close`s it once done.
+   */
   static shared(setup: StreamWorkerSetup, builtEntry?: URL): StreamWorker {
     const kind = JSON.stringify([builtEntry?.href ?? null, setup.config, setup.env]);
     let worker = StreamWorker.byKind.get(kind);
@@ -41,12 +49,16 @@ export class StreamWorker {
       worker = new StreamWorker(() => spawnStreamWorker(setup, builtEntry), true);
       StreamWorker.byKind.set(kind, worker);
     }
+    worker.users += 1;
+    clearTimeout(worker.idle);
     return worker;
   }
 
   private worker: Worker | undefined;
   private lastId = 0;
   private readonly answers = new Map<number, StreamingAnswer>();
+  private users = 0;
+  private idle: NodeJS.Timeout | undefined;
 
   /** A worker of its own, started by `spawn`; `close` ends it. */
   constructor(
@@ -75,9 +87,26 @@ export class StreamWorker {
     return true;
   }
 
-  /** Ends a worker of its own; one the process shares goes on for the others. */
+  /** Ends a worker of its own; a shared one goes on for its other users, or a while for the next. */
   async close(): Promise<void> {
-    if (this.sharedByProcess) return;
+    if (this.sharedByProcess) {
+      this.users -= 1;
+      if (this.users > 0) return;
+      clearTimeout(this.idle);
+      this.idle = setTimeout(() => {
+        if (this.users <= 0) void this.end();
+      }, SHARED_IDLE_MS).unref();
+      return;
+    }
+    await this.end();
+  }
+
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  private async end(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
     this.failAll('the server is shutting down');

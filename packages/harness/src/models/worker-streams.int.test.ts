@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from 'a2a-testing/fake-openai';
 import { DEFAULT_CHUNKING } from './answer-chunks.js';
 import { createModelCatalog, type ModelsConfig } from './catalog.js';
@@ -207,6 +207,27 @@ describe('WorkerModelStreams', () => {
     expect(StreamWorker.shared(setup, pathToFileURL('/elsewhere/stream-worker.js'))).not.toBe(
       shared,
     );
+  });
+
+  it('ends a shared worker a while after the last of its users closes, unless another comes', async () => {
+    const setup = { config: { offline: { latencyMs: 1 } }, env: { MARK: 'idle' } };
+    const catalog = await createModelCatalog(setup);
+    const worker = StreamWorker.shared(setup);
+    const first = new WorkerModelStreams(catalog, setup, worker);
+    await first.stream(request(), new AbortController().signal, () => {});
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await first.close();
+      expect(worker.running).toBe(true);
+      const second = new WorkerModelStreams(catalog, setup, StreamWorker.shared(setup));
+      vi.advanceTimersByTime(60_000);
+      expect(worker.running).toBe(true);
+      await second.close();
+      vi.advanceTimersByTime(60_000);
+      expect(worker.running).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('starts the built worker it is given instead of the sources', async () => {

@@ -15,6 +15,7 @@ export { spawnStreamWorker, StreamWorker } from './stream-worker-thread.js';
 export class WorkerModelStreams implements ModelStreams {
   /** The answers this one started and that have not settled. */
   private readonly streaming = new Map<number, string>();
+  private closed = false;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -50,8 +51,10 @@ export class WorkerModelStreams implements ModelStreams {
     });
   }
 
-  /** Fails the answers this one started, and ends its worker unless the process shares it. */
+  /** Fails the answers this one started, and lets its worker go (`StreamWorker.close`): once. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     for (const [id, modelId] of [...this.streaming])
       this.worker.stop(id, new ModelError(modelId, 'the server is shutting down'));
     await this.worker.close();
