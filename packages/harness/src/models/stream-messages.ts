@@ -3,16 +3,22 @@ import type { ModelStreamRequest } from './model-streams.js';
 import type { ModelsConfig } from './providers.js';
 import { ModelTimeoutError, type ModelTimeouts, type ModelTurnResult } from './stream-turn.js';
 
-/** What the stream worker is started with: enough to build the catalog's models. */
+/** What the stream worker is told of one harness: enough to build its catalog's models. */
 export interface StreamWorkerSetup {
   config: Pick<ModelsConfig, 'offline' | 'providers'>;
   /** API keys and base URLs, as the catalog read them. */
   env: Record<string, string | undefined>;
 }
 
-/** What the serving thread tells the stream worker. */
+/**
+ * What the serving thread tells the stream worker. Each harness using the
+ * worker has a setup of its own, by number, and each answer names it.
+ */
 export type ToStreamWorker =
-  { type: 'start'; id: number; request: ModelStreamRequest } | { type: 'abort'; id: number };
+  | ({ type: 'setup'; setup: number } & StreamWorkerSetup)
+  | { type: 'forget'; setup: number }
+  | { type: 'start'; id: number; setup: number; request: ModelStreamRequest }
+  | { type: 'abort'; id: number };
 
 /** What the stream worker tells the serving thread, in the order it happened. */
 export type FromStreamWorker =

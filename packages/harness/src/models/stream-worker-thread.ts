@@ -24,55 +24,69 @@ export interface StreamingAnswer {
 }
 
 /**
- * One stream worker and the answers streaming on it. The worker starts with
- * the first answer, and again after it dies; a death fails the answers it was
- * streaming, as a model error. An idle worker does not keep the process alive.
+ * One stream worker and the answers streaming on it, for the harnesses that
+ * `join` it, each with its own models (`StreamWorkerSetup`). The worker
+ * starts with the first answer, and again after it dies; a death fails the
+ * answers it was streaming, as a model error. An idle worker does not keep
+ * the process alive.
  *
- * Starting one costs a new thread its modules: several hundred ms of CPU.
- * Harnesses in one process that would start the same worker (the same models
- * from the same config and keys) share one (`shared`); once none uses it, it
- * ends after a few seconds unless another comes (as in a test run, which
- * starts harness after harness). In a deployment there is one harness a
- * process anyway.
+ * Starting one costs a new thread its modules: several hundred ms of CPU. So
+ * a process has one (`shared`, per build) for all the harnesses it runs; once
+ * the last has left, it ends after a few seconds unless another comes (as in
+ * a test run, which starts harness after harness). In a deployment there is
+ * one harness a process anyway.
  */
 export class StreamWorker {
-  private static readonly byKind = new Map<string, StreamWorker>();
+  private static readonly byBuild = new Map<string, StreamWorker>();
 
-  /**
-   * The process's worker for `setup`, started from `builtEntry` when given,
-   * for one more user: each `close`s it once done.
-   */
-  static shared(setup: StreamWorkerSetup, builtEntry?: URL): StreamWorker {
-    const kind = JSON.stringify([builtEntry?.href ?? null, setup.config, setup.env]);
-    let worker = StreamWorker.byKind.get(kind);
+  /** The process's worker, started from `builtEntry` when given. */
+  static shared(builtEntry?: URL): StreamWorker {
+    const build = builtEntry?.href ?? '';
+    let worker = StreamWorker.byBuild.get(build);
     if (!worker) {
-      worker = new StreamWorker(() => spawnStreamWorker(setup, builtEntry), true);
-      StreamWorker.byKind.set(kind, worker);
+      worker = new StreamWorker(() => spawnStreamWorker(builtEntry), SHARED_IDLE_MS);
+      StreamWorker.byBuild.set(build, worker);
     }
-    worker.users += 1;
-    clearTimeout(worker.idle);
     return worker;
   }
 
   private worker: Worker | undefined;
   private lastId = 0;
+  private lastSetup = 0;
   private readonly answers = new Map<number, StreamingAnswer>();
-  private users = 0;
+  private readonly setups = new Map<number, StreamWorkerSetup>();
   private idle: NodeJS.Timeout | undefined;
 
-  /** A worker of its own, started by `spawn`; `close` ends it. */
+  /**
+   * A worker started by `spawn`. Once the last harness has left it ends,
+   * after `idleMs` if given, else at once.
+   */
   constructor(
     private readonly spawn: () => Worker,
-    private readonly sharedByProcess = false,
+    private readonly idleMs?: number,
   ) {}
 
-  /** Starts streaming `request`; returns the answer's id. */
-  start(request: ModelStreamRequest, answer: StreamingAnswer): number {
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** A harness with the models `setup` builds starts using the worker; returns its number. */
+  join(setup: StreamWorkerSetup): number {
+    clearTimeout(this.idle);
+    const number = ++this.lastSetup;
+    this.setups.set(number, setup);
+    this.send({ type: 'setup', setup: number, ...setup });
+    return number;
+  }
+
+  /** Starts streaming `request` with the models of setup `setup`; returns the answer's id. */
+  start(setup: number, request: ModelStreamRequest, answer: StreamingAnswer): number {
     const worker = this.started();
     const id = ++this.lastId;
     this.answers.set(id, answer);
     worker.ref();
-    this.send({ type: 'start', id, request });
+    this.send({ type: 'start', id, setup, request });
     return id;
   }
 
@@ -87,23 +101,19 @@ export class StreamWorker {
     return true;
   }
 
-  /** Ends a worker of its own; a shared one goes on for its other users, or a while for the next. */
-  async close(): Promise<void> {
-    if (this.sharedByProcess) {
-      this.users -= 1;
-      if (this.users > 0) return;
-      clearTimeout(this.idle);
-      this.idle = setTimeout(() => {
-        if (this.users <= 0) void this.end();
-      }, SHARED_IDLE_MS).unref();
+  /** A harness leaves: its setup is forgotten, and the worker ends once none is left. */
+  async leave(setup: number): Promise<void> {
+    if (!this.setups.delete(setup)) return;
+    this.send({ type: 'forget', setup });
+    if (this.setups.size > 0) return;
+    if (this.idleMs === undefined) {
+      await this.end();
       return;
     }
-    await this.end();
-  }
-
-  /** Whether a worker thread is running now. */
-  get running(): boolean {
-    return this.worker !== undefined;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      if (this.setups.size === 0) void this.end();
+    }, this.idleMs).unref();
   }
 
   private async end(): Promise<void> {
@@ -120,6 +130,9 @@ export class StreamWorker {
     worker.on('error', (error) => this.died(worker, `failed: ${error.message}`));
     worker.on('exit', (code) => this.died(worker, `exited with code ${code}`));
     this.worker = worker;
+    // A new worker knows no setup yet: every harness's, before any answer.
+    for (const [number, setup] of this.setups)
+      this.send({ type: 'setup', setup: number, ...setup });
     return worker;
   }
 
@@ -163,9 +176,8 @@ export class StreamWorker {
  * names one already built from them (loading the sources through tsx costs a
  * worker about three times the CPU of a built file).
  */
-export function spawnStreamWorker(setup: StreamWorkerSetup, builtEntry?: URL): Worker {
+export function spawnStreamWorker(builtEntry?: URL): Worker {
   const options = {
-    workerData: setup,
     // Streams of many turns at once make short-lived garbage fast: a larger young
     // generation cut the CPU of an offline turn, 32 at once, by about a fifth.
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },

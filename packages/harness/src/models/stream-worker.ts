@@ -1,40 +1,36 @@
 /**
- * The stream worker's thread: it builds models from the same config as the
- * catalog, streams answers with `streamGrouped`, and posts grouped chunks and
- * endings back. See `worker-streams.ts` for the serving thread's side.
+ * The stream worker's thread: it builds models from the same config as each
+ * harness's catalog, streams answers with `streamGrouped`, and posts grouped
+ * chunks and endings back. See `stream-worker-thread.ts` for the serving
+ * thread's side.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { LanguageModel } from 'ai';
 import { streamGrouped, type ModelStreamRequest } from './model-streams.js';
 import { configureProviders } from './providers.js';
-import {
-  failureOf,
-  type FromStreamWorker,
-  type StreamWorkerSetup,
-  type ToStreamWorker,
-} from './stream-messages.js';
+import { failureOf, type FromStreamWorker, type ToStreamWorker } from './stream-messages.js';
 
 const port = parentPort!;
-const setup = workerData as StreamWorkerSetup;
-const providers = configureProviders(setup.config, setup.env, (input, init) =>
-  globalThis.fetch(input, init),
-);
+/** Each harness's providers, by its setup's number. */
+const setups = new Map<number, ReturnType<typeof configureProviders>>();
 const running = new Map<number, AbortController>();
 const post = (message: FromStreamWorker) => port.postMessage(message);
 
 /** The serving thread checked the id against the catalog; here it is only built. */
-function modelFor(modelId: string): LanguageModel {
+function modelFor(setup: number, modelId: string): LanguageModel {
+  const providers = setups.get(setup);
+  if (!providers) throw new Error(`no setup ${setup} for ${modelId}`);
   const slash = modelId.indexOf('/');
   const entry = providers.get(modelId.slice(0, slash));
   if (!entry) throw new Error(`no provider for ${modelId}`);
   return entry.create(modelId.slice(slash + 1));
 }
 
-async function run(id: number, request: ModelStreamRequest): Promise<void> {
+async function run(id: number, setup: number, request: ModelStreamRequest): Promise<void> {
   const abort = new AbortController();
   running.set(id, abort);
   try {
-    const model = modelFor(request.modelId);
+    const model = modelFor(setup, request.modelId);
     const result = await streamGrouped(model, request, abort.signal, (text, first) =>
       post({ type: 'chunk', id, text, first }),
     );
@@ -47,6 +43,23 @@ async function run(id: number, request: ModelStreamRequest): Promise<void> {
 }
 
 port.on('message', (message: ToStreamWorker) => {
-  if (message.type === 'abort') running.get(message.id)?.abort();
-  else void run(message.id, message.request);
+  switch (message.type) {
+    case 'setup':
+      setups.set(
+        message.setup,
+        configureProviders(message.config, message.env, (input, init) =>
+          globalThis.fetch(input, init),
+        ),
+      );
+      break;
+    case 'forget':
+      setups.delete(message.setup);
+      break;
+    case 'abort':
+      running.get(message.id)?.abort();
+      break;
+    case 'start':
+      void run(message.id, message.setup, message.request);
+      break;
+  }
 });

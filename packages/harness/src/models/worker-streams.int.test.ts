@@ -151,7 +151,7 @@ describe('WorkerModelStreams', () => {
     const workers: Worker[] = [];
     const setup = { config, env: {} };
     const worker = new StreamWorker(() => {
-      const started = spawnStreamWorker(setup);
+      const started = spawnStreamWorker();
       workers.push(started);
       return started;
     });
@@ -182,44 +182,43 @@ describe('WorkerModelStreams', () => {
     expect(await answer).toBeInstanceOf(ModelError);
   });
 
-  it('shares one worker between streams of the same models: closing one fails only its own answers', async () => {
-    const config = { offline: { latencyMs: 50 } };
-    expect(StreamWorker.shared({ config, env: {} })).toBe(StreamWorker.shared({ config, env: {} }));
-    const closing = await workerStreams(config);
-    const staying = await workerStreams(config);
+  it("shares the process's one worker between streams of other models and keys, each answered by its own, and closing one fails only its own answers", async () => {
+    expect(StreamWorker.shared()).toBe(StreamWorker.shared());
+    expect(StreamWorker.shared(pathToFileURL('/elsewhere/stream-worker.js'))).not.toBe(
+      StreamWorker.shared(),
+    );
+    fake = await startFakeOpenAI({ models: ['gpt-test'], apiKey: KEY });
+    const remote = await workerStreams({}, { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseUrl });
+    const closing = await workerStreams({ offline: { latencyMs: 50 } });
+    const staying = await workerStreams({ offline: { latencyMs: 5 } });
     const closed = closing.streams
       .stream(request(), new AbortController().signal, () => {})
       .catch((error: unknown) => error);
     const kept = staying.streams.stream(request(), new AbortController().signal, () => {});
+    const fromFake = remote.streams.stream(
+      request({ modelId: 'openai/gpt-test' }),
+      new AbortController().signal,
+      () => {},
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     await closing.streams.close();
     expect(await closed).toBeInstanceOf(ModelError);
     expect((await kept).text).toContain('tell me about threads');
+    expect((await fromFake).text).toBe('fake reply from gpt-test to "tell me about threads"');
+    expect(StreamWorker.shared().running).toBe(true);
   });
 
-  it('gives streams of other models, keys or builds a worker of their own', () => {
-    const setup = { config: {}, env: { KEY: 'one' } };
-    const shared = StreamWorker.shared(setup);
-    expect(StreamWorker.shared({ config: {}, env: { KEY: 'two' } })).not.toBe(shared);
-    expect(StreamWorker.shared({ config: { offline: { latencyMs: 5 } }, env: setup.env })).not.toBe(
-      shared,
-    );
-    expect(StreamWorker.shared(setup, pathToFileURL('/elsewhere/stream-worker.js'))).not.toBe(
-      shared,
-    );
-  });
-
-  it('ends a shared worker a while after the last of its users closes, unless another comes', async () => {
-    const setup = { config: { offline: { latencyMs: 1 } }, env: { MARK: 'idle' } };
+  it('ends a worker a while after the last harness leaves it, unless another comes', async () => {
+    const setup = { config: { offline: { latencyMs: 1 } }, env: {} };
     const catalog = await createModelCatalog(setup);
-    const worker = StreamWorker.shared(setup);
+    const worker = new StreamWorker(() => spawnStreamWorker(), 5000);
     const first = new WorkerModelStreams(catalog, setup, worker);
     await first.stream(request(), new AbortController().signal, () => {});
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       await first.close();
       expect(worker.running).toBe(true);
-      const second = new WorkerModelStreams(catalog, setup, StreamWorker.shared(setup));
+      const second = new WorkerModelStreams(catalog, setup, worker);
       vi.advanceTimersByTime(60_000);
       expect(worker.running).toBe(true);
       await second.close();
@@ -235,14 +234,13 @@ describe('WorkerModelStreams', () => {
     const built = path.join(dir, 'stream-worker.js');
     writeFileSync(
       built,
-      "import { parentPort, workerData } from 'node:worker_threads';\n" +
-        "parentPort.postMessage({ ran: 'built', workerData });\n",
+      "import { parentPort } from 'node:worker_threads';\n" +
+        "parentPort.postMessage({ ran: 'built' });\n",
     );
-    const setup = { config: {}, env: { MARK: 'given' } };
-    const worker = spawnStreamWorker(setup, pathToFileURL(built));
+    const worker = spawnStreamWorker(pathToFileURL(built));
     try {
       const [message] = (await once(worker, 'message')) as [unknown];
-      expect(message).toEqual({ ran: 'built', workerData: setup });
+      expect(message).toEqual({ ran: 'built' });
     } finally {
       await worker.terminate();
     }

@@ -15,14 +15,17 @@ export { spawnStreamWorker, StreamWorker } from './stream-worker-thread.js';
 export class WorkerModelStreams implements ModelStreams {
   /** The answers this one started and that have not settled. */
   private readonly streaming = new Map<number, string>();
+  private readonly setup: number;
   private closed = false;
 
   constructor(
     private readonly catalog: ModelCatalog,
     setup: StreamWorkerSetup,
-    /** The worker to stream on: the process's for `setup` unless one is given. */
-    private readonly worker: StreamWorker = StreamWorker.shared(setup),
-  ) {}
+    /** The worker to stream on: the process's unless one is given. */
+    private readonly worker: StreamWorker = StreamWorker.shared(),
+  ) {
+    this.setup = worker.join(setup);
+  }
 
   async stream(
     request: ModelStreamRequest,
@@ -40,7 +43,7 @@ export class WorkerModelStreams implements ModelStreams {
         this.streaming.delete(id);
         signal.removeEventListener('abort', onAbort);
       };
-      id = this.worker.start(request, {
+      id = this.worker.start(this.setup, request, {
         modelId: request.modelId,
         onChunk,
         resolve: (result) => (settled(), resolve(result)),
@@ -51,12 +54,12 @@ export class WorkerModelStreams implements ModelStreams {
     });
   }
 
-  /** Fails the answers this one started, and lets its worker go (`StreamWorker.close`): once. */
+  /** Fails the answers this one started, and leaves its worker (`StreamWorker.leave`): once. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const [id, modelId] of [...this.streaming])
       this.worker.stop(id, new ModelError(modelId, 'the server is shutting down'));
-    await this.worker.close();
+    await this.worker.leave(this.setup);
   }
 }

@@ -323,5 +323,5 @@ function modelStreams(
   if (!onWorker || options.fetch) return new InLoopModelStreams(catalog);
   const { offline, providers } = options.config;
   const setup = { config: { offline, providers }, env: { ...(options.env ?? process.env) } };
-  return new WorkerModelStreams(catalog, setup, StreamWorker.shared(setup, options.streamWorker));
+  return new WorkerModelStreams(catalog, setup, StreamWorker.shared(options.streamWorker));
 }
