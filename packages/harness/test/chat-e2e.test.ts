@@ -217,9 +217,20 @@ describe('a2a-harness chat in a terminal', () => {
   const headerTask = (screen: string) => /· task ([0-9a-f]{8}) ·/.exec(screen.split('\n')[0]!)?.[1];
 
   it('Ctrl+C stops the answer with /stop and the chat goes on in the same task; resize and paste do not break it', async () => {
-    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 90, rows: 24 });
+    // 250 ms a word: the answer streams for half a minute, so on a loaded machine the
+    // Ctrl+C still lands while it runs (at 20 ms a word it once arrived after the end).
+    const slow = await startHarness({ config: { offline: { latencyMs: 250 } } });
+    try {
+      await stopAnAnswer(slow.url);
+    } finally {
+      await slow.stop();
+    }
+  }, 120_000);
+
+  async function stopAnAnswer(url: string) {
+    terminal = TmuxTerminal.start(cliCommand(['chat', url]), { columns: 90, rows: 24 });
     await terminal.waitFor('Connected to a2a-harness', 60_000);
-    terminal.type(`tell me everything ${'and more '.repeat(60)}`);
+    terminal.type(`tell me everything ${'and more '.repeat(20)}`);
     terminal.keys('Enter');
     const running = await terminal.waitFor(
       (s) => s.includes('working') && s.includes('This is the offline') && !!headerTask(s),
@@ -247,7 +258,7 @@ describe('a2a-harness chat in a terminal', () => {
     const answered = await terminal.waitFor('I got 3 messages');
     expect(headerTask(answered)).toBe(taskId);
     expect(answered).not.toContain('[exited');
-  }, 120_000);
+  }
 
   it('a pasted line waits for Enter, line break and all; the terminal is asked to mark pastes only while the chat shows', async () => {
     terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 100, rows: 24 });
