@@ -45,5 +45,6 @@ export {
   type ModelStreams,
   type OnAnswerChunk,
 } from './model-streams.js';
-export { spawnStreamWorker, StreamWorker, WorkerModelStreams } from './worker-streams.js';
+export { spawnStreamWorker, StreamWorker } from './stream-worker-thread.js';
+export { WorkerModelStreams } from './worker-streams.js';
 export { DEFAULT_CHUNKING, type ChunkingOptions } from './answer-chunks.js';

@@ -11,7 +11,8 @@ import { createModelCatalog, type ModelsConfig } from './catalog.js';
 import { ModelError, UnknownModelError } from './errors.js';
 import { InLoopModelStreams, type ModelStreamRequest, type ModelStreams } from './model-streams.js';
 import { ModelTimeoutError } from './stream-turn.js';
-import { spawnStreamWorker, StreamWorker, WorkerModelStreams } from './worker-streams.js';
+import { spawnStreamWorker, StreamWorker } from './stream-worker-thread.js';
+import { WorkerModelStreams } from './worker-streams.js';
 
 const KEY = 'sk-test-worker-streams-0123456789';
 const request = (over: Partial<ModelStreamRequest> = {}): ModelStreamRequest => ({

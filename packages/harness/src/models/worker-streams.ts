@@ -5,8 +5,6 @@ import type { StreamWorkerSetup } from './stream-messages.js';
 import { StreamWorker } from './stream-worker-thread.js';
 import { abortedError, type ModelTurnResult } from './stream-turn.js';
 
-export { spawnStreamWorker, StreamWorker } from './stream-worker-thread.js';
-
 /**
  * Answers streamed on a worker thread (`StreamWorker`), so that the thread
  * serving requests handles a few grouped chunks a turn instead of the AI SDK's
