@@ -280,7 +280,18 @@ describe('a2a-harness chat in a terminal', () => {
   }, 120_000);
 
   it('Ctrl+T into a running sub-task shows its whole answer so far, not only the tail', async () => {
-    terminal = TmuxTerminal.start(cliCommand(['chat', harness.url]), { columns: 200, rows: 50 });
+    // 100 ms a word: the sub-task streams for about 17 s, so on a loaded machine the view
+    // still opens while it runs (at 20 ms a word the window was 3 s).
+    const slow = await startHarness({ config: { offline: { latencyMs: 100 } } });
+    try {
+      await joinASubTask(slow.url);
+    } finally {
+      await slow.stop();
+    }
+  }, 120_000);
+
+  async function joinASubTask(url: string) {
+    terminal = TmuxTerminal.start(cliCommand(['chat', url]), { columns: 200, rows: 50 });
     await terminal.waitFor('Connected to a2a-harness', 60_000);
     const numbers = Array.from({ length: 150 }, (_, i) => i + 1);
     terminal.type(`/spawn count ${numbers.join(' ')}`);
@@ -307,7 +318,7 @@ describe('a2a-harness chat in a terminal', () => {
     );
     expect(answered(done)).toEqual(numbers);
     expect(done.match(/This is the offline model/g)).toHaveLength(1);
-  }, 120_000);
+  }
 
   it('Ctrl+Z hands the terminal back to the shell; fg brings the chat back, drawn and taking keys', async () => {
     // An interactive shell with job control, as a person runs the chat.
