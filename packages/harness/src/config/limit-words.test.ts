@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelTimeoutError } from '../models/stream-turn.js';
+import { ModelTimeoutError } from '../models/errors.js';
 import { limitWords } from './limit-words.js';
 
 describe('a turn ended by a model timeout', () => {

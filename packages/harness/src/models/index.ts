@@ -15,10 +15,12 @@ export {
   ModelConfigError,
   ModelError,
   UnknownModelError,
+  ModelTimeoutError,
   isAbortError,
   redactSecrets,
-  toModelError,
+  type ModelTimeouts,
 } from './errors.js';
+export { toModelError } from './call-errors.js';
 export {
   OFFLINE_DEFAULT_MODEL,
   OFFLINE_MODELS,
@@ -31,16 +33,14 @@ export {
   type OfflineModelOptions,
 } from './offline.js';
 export {
-  ModelTimeoutError,
   streamModelTurn,
-  type ModelTimeouts,
   type ModelTurnResult,
   type StreamModelTurnOptions,
 } from './stream-turn.js';
 export { closeMatches, editDistance } from './suggest.js';
+export { streamGrouped } from './grouped-stream.js';
 export {
   InLoopModelStreams,
-  streamGrouped,
   type ModelStreamRequest,
   type ModelStreams,
   type OnAnswerChunk,

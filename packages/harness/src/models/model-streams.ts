@@ -1,7 +1,8 @@
-import type { LanguageModel, ModelMessage } from 'ai';
-import { AnswerChunker, type ChunkingOptions } from './answer-chunks.js';
+import type { ModelMessage } from 'ai';
+import type { ChunkingOptions } from './answer-chunks.js';
 import type { ModelCatalog } from './catalog.js';
-import { streamModelTurn, type ModelTimeouts, type ModelTurnResult } from './stream-turn.js';
+import type { ModelTimeouts } from './errors.js';
+import type { ModelTurnResult } from './stream-turn.js';
 
 /** One answer to stream: what `streamModelTurn` needs, with the model named, not built. */
 export interface ModelStreamRequest {
@@ -34,33 +35,6 @@ export interface ModelStreams {
   close(): Promise<void>;
 }
 
-/** Streams one answer from `model`, grouping its deltas; on whichever thread calls it. */
-export async function streamGrouped(
-  model: LanguageModel,
-  request: ModelStreamRequest,
-  signal: AbortSignal,
-  onChunk: OnAnswerChunk,
-): Promise<ModelTurnResult> {
-  const chunker = new AnswerChunker(onChunk, request.chunking);
-  try {
-    const result = await streamModelTurn({
-      model,
-      modelId: request.modelId,
-      system: request.system,
-      messages: request.messages,
-      signal,
-      onDelta: (text) => chunker.push(text),
-      timeouts: request.timeouts,
-      maxAnswerChars: request.maxAnswerChars,
-    });
-    chunker.close();
-    return result;
-  } finally {
-    // After an abort or a failure nothing more goes out.
-    chunker.discard();
-  }
-}
-
 /** Answers streamed on the calling thread: for a catalog with an injected `fetch` (tests). */
 export class InLoopModelStreams implements ModelStreams {
   constructor(private readonly catalog: ModelCatalog) {}
@@ -71,6 +45,8 @@ export class InLoopModelStreams implements ModelStreams {
     onChunk: OnAnswerChunk,
   ): Promise<ModelTurnResult> {
     const model = await this.catalog.languageModel(request.modelId);
+    // Loaded here, not above: a harness on the stream worker never needs the AI SDK's stream code.
+    const { streamGrouped } = await import('./grouped-stream.js');
     return streamGrouped(model, request, signal, onChunk);
   }
 

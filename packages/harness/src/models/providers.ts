@@ -1,5 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import type { Logger } from 'pino';
 import { ModelConfigError, redactSecrets } from './errors.js';
@@ -52,7 +50,8 @@ export interface ProviderEntry {
   inflight?: Promise<void>;
   /** Secrets to keep out of log lines. */
   secrets: string[];
-  create(model: string): LanguageModel;
+  /** Builds the model; a provider's AI SDK code is loaded on the first call. */
+  create(model: string): Promise<LanguageModel>;
 }
 
 export function nonEmpty(value: string | undefined): string | undefined {
@@ -90,6 +89,16 @@ export function dedupe(ids: Iterable<string>): string[] {
 }
 
 /**
+ * What `build` makes, made on the first call. The thread serving requests lists
+ * models, and while the stream worker streams them it builds none: it never
+ * loads a provider's AI SDK code.
+ */
+function onFirstUse<T>(build: () => Promise<T>): () => Promise<T> {
+  let built: Promise<T> | undefined;
+  return () => (built ??= build());
+}
+
+/**
  * The providers a models config and environment name: the offline model always,
  * OpenAI and Anthropic when their keys are set, and every OpenAI-compatible
  * endpoint in `config.providers`. Nothing is fetched here: the catalog lists
@@ -109,7 +118,7 @@ export function configureProviders(
     listOk: true,
     listedAt: 0,
     secrets: [],
-    create: (model) => createOfflineModel(model, offlineOptions),
+    create: async (model) => createOfflineModel(model, offlineOptions),
   });
 
   const openaiKey = nonEmpty(env.OPENAI_API_KEY);
@@ -118,7 +127,13 @@ export function configureProviders(
       nonEmpty(env.OPENAI_BASE_URL) ?? DEFAULT_OPENAI_BASE_URL,
       'OPENAI_BASE_URL',
     );
-    const provider = createOpenAI({ apiKey: openaiKey, baseURL: baseUrl, fetch: baseFetch });
+    const provider = onFirstUse(async () =>
+      (await import('@ai-sdk/openai')).createOpenAI({
+        apiKey: openaiKey,
+        baseURL: baseUrl,
+        fetch: baseFetch,
+      }),
+    );
     const isOpenAI = new URL(baseUrl).hostname === 'api.openai.com';
     entries.set('openai', {
       name: 'openai',
@@ -131,7 +146,7 @@ export function configureProviders(
       listOk: false,
       listedAt: 0,
       secrets: [openaiKey],
-      create: (model) => provider.chat(model),
+      create: async (model) => (await provider()).chat(model),
     });
   }
 
@@ -141,7 +156,13 @@ export function configureProviders(
       nonEmpty(env.ANTHROPIC_BASE_URL) ?? DEFAULT_ANTHROPIC_BASE_URL,
       'ANTHROPIC_BASE_URL',
     );
-    const provider = createAnthropic({ apiKey: anthropicKey, baseURL: baseUrl, fetch: baseFetch });
+    const provider = onFirstUse(async () =>
+      (await import('@ai-sdk/anthropic')).createAnthropic({
+        apiKey: anthropicKey,
+        baseURL: baseUrl,
+        fetch: baseFetch,
+      }),
+    );
     entries.set('anthropic', {
       name: 'anthropic',
       models: [...ANTHROPIC_FALLBACK_MODELS],
@@ -152,7 +173,7 @@ export function configureProviders(
       listOk: false,
       listedAt: 0,
       secrets: [anthropicKey],
-      create: (model) => provider.messages(model),
+      create: async (model) => (await provider()).messages(model),
     });
   }
 
@@ -189,12 +210,14 @@ export function configureProviders(
         );
       }
     }
-    const provider = createOpenAI({
-      name,
-      baseURL: baseUrl,
-      apiKey: apiKey ?? 'no-key',
-      fetch: apiKey ? baseFetch : withoutAuthorization(baseFetch),
-    });
+    const provider = onFirstUse(async () =>
+      (await import('@ai-sdk/openai')).createOpenAI({
+        name,
+        baseURL: baseUrl,
+        apiKey: apiKey ?? 'no-key',
+        fetch: apiKey ? baseFetch : withoutAuthorization(baseFetch),
+      }),
+    );
     const fixed = spec.models
       ? dedupe(spec.models.filter((m) => typeof m === 'string'))
       : undefined;
@@ -210,7 +233,7 @@ export function configureProviders(
       listOk: fixed !== undefined,
       listedAt: 0,
       secrets: apiKey ? [apiKey] : [],
-      create: (model) => provider.chat(model),
+      create: async (model) => (await provider()).chat(model),
     });
   }
   return entries;

@@ -1,7 +1,7 @@
-import { ModelAbortError, ModelError, isAbortError, toModelError } from './errors.js';
+import { ModelAbortError, ModelError, ModelTimeoutError, type ModelTimeouts } from './errors.js';
 import type { ModelStreamRequest } from './model-streams.js';
 import type { ModelsConfig } from './providers.js';
-import { ModelTimeoutError, type ModelTimeouts, type ModelTurnResult } from './stream-turn.js';
+import type { ModelTurnResult } from './stream-turn.js';
 
 /** What the stream worker is told of one harness: enough to build its catalog's models. */
 export interface StreamWorkerSetup {
@@ -31,16 +31,6 @@ export type StreamFailure =
   | { kind: 'timeout'; which: keyof ModelTimeouts; ms: number }
   | { kind: 'model'; reason: string; statusCode?: number }
   | { kind: 'abort'; message: string };
-
-export function failureOf(error: unknown, modelId: string): StreamFailure {
-  if (error instanceof ModelTimeoutError)
-    return { kind: 'timeout', which: error.which, ms: error.ms };
-  if (isAbortError(error)) {
-    return { kind: 'abort', message: error instanceof Error ? error.message : String(error) };
-  }
-  const model = toModelError(modelId, error);
-  return { kind: 'model', reason: model.reason, statusCode: model.statusCode };
-}
 
 /** The error `streamModelTurn` would have thrown for `failure`. */
 export function errorOf(failure: StreamFailure, modelId: string): Error {

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from 'a2a-testing/fake-openai';
 import type { FakeOpenAI } from 'a2a-testing/fake-openai';
 import { createModelCatalog } from './catalog.js';
-import { ModelError, redactSecrets, toModelError } from './errors.js';
+import { toModelError } from './call-errors.js';
+import { ModelError, redactSecrets } from './errors.js';
 import { createOfflineModel } from './offline.js';
 import { streamModelTurn } from './stream-turn.js';
 

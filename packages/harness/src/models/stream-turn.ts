@@ -1,7 +1,14 @@
 import { streamText } from 'ai';
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from 'ai';
-import { limitWords } from '../config/limit-words.js';
-import { ModelAbortError, ModelError, isAbortError, toModelError } from './errors.js';
+import { toModelError } from './call-errors.js';
+import {
+  ModelAbortError,
+  ModelError,
+  ModelTimeoutError,
+  abortedError,
+  isAbortError,
+  type ModelTimeouts,
+} from './errors.js';
 
 export interface StreamModelTurnOptions {
   model: LanguageModel;
@@ -20,16 +27,6 @@ export interface StreamModelTurnOptions {
   maxAnswerChars?: number;
 }
 
-/** Each ends the turn with a note naming it (`ModelTimeoutError`). */
-export interface ModelTimeouts {
-  /** From the call until the model's first part. */
-  firstByteMs: number;
-  /** Between two parts of the stream. */
-  idleMs: number;
-  /** The whole answer. */
-  totalMs: number;
-}
-
 export interface ModelTurnResult {
   text: string;
   usage: { inputTokens: number; outputTokens: number };
@@ -43,25 +40,6 @@ export interface ModelTurnResult {
 
 /** Finish reasons of an answer the model ended itself. */
 const FINISHED = new Set(['stop', 'length', 'content-filter', 'tool-calls']);
-
-/** Which timeout fired; the message says so in a person's words (`limitWords`). */
-export class ModelTimeoutError extends Error {
-  override name = 'ModelTimeoutError';
-  constructor(
-    readonly which: keyof ModelTimeouts,
-    modelId: string,
-    readonly ms: number,
-  ) {
-    super(limitWords.modelTimeout(which, modelId, ms));
-  }
-}
-
-/** What a turn aborted by `signal` rejects with: the abort reason when it is an abort error. */
-export function abortedError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return new ModelAbortError('the model turn was aborted', { cause: reason });
-}
 
 type Part = TextStreamPart<ToolSet>;
 

@@ -6,9 +6,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { LanguageModel } from 'ai';
-import { streamGrouped, type ModelStreamRequest } from './model-streams.js';
+import { toModelError } from './call-errors.js';
+import { ModelTimeoutError, isAbortError } from './errors.js';
+import { streamGrouped } from './grouped-stream.js';
+import type { ModelStreamRequest } from './model-streams.js';
 import { configureProviders } from './providers.js';
-import { failureOf, type FromStreamWorker, type ToStreamWorker } from './stream-messages.js';
+import type { FromStreamWorker, StreamFailure, ToStreamWorker } from './stream-messages.js';
 
 const port = parentPort!;
 /** Each harness's providers, by its setup's number. */
@@ -17,7 +20,7 @@ const running = new Map<number, AbortController>();
 const post = (message: FromStreamWorker) => port.postMessage(message);
 
 /** The serving thread checked the id against the catalog; here it is only built. */
-function modelFor(setup: number, modelId: string): LanguageModel {
+function modelFor(setup: number, modelId: string): Promise<LanguageModel> {
   const providers = setups.get(setup);
   if (!providers) throw new Error(`no setup ${setup} for ${modelId}`);
   const slash = modelId.indexOf('/');
@@ -26,11 +29,22 @@ function modelFor(setup: number, modelId: string): LanguageModel {
   return entry.create(modelId.slice(slash + 1));
 }
 
+/** A stream's error as the serving thread is told it (`errorOf` there makes it an error again). */
+export function failureOf(error: unknown, modelId: string): StreamFailure {
+  if (error instanceof ModelTimeoutError)
+    return { kind: 'timeout', which: error.which, ms: error.ms };
+  if (isAbortError(error)) {
+    return { kind: 'abort', message: error instanceof Error ? error.message : String(error) };
+  }
+  const model = toModelError(modelId, error);
+  return { kind: 'model', reason: model.reason, statusCode: model.statusCode };
+}
+
 async function run(id: number, setup: number, request: ModelStreamRequest): Promise<void> {
   const abort = new AbortController();
   running.set(id, abort);
   try {
-    const model = modelFor(setup, request.modelId);
+    const model = await modelFor(setup, request.modelId);
     const result = await streamGrouped(model, request, abort.signal, (text, first) =>
       post({ type: 'chunk', id, text, first }),
     );

@@ -10,7 +10,7 @@ import { DEFAULT_CHUNKING } from './answer-chunks.js';
 import { createModelCatalog, type ModelsConfig } from './catalog.js';
 import { ModelError, UnknownModelError } from './errors.js';
 import { InLoopModelStreams, type ModelStreamRequest, type ModelStreams } from './model-streams.js';
-import { ModelTimeoutError } from './stream-turn.js';
+import { ModelTimeoutError } from './errors.js';
 import { spawnStreamWorker, StreamWorker } from './stream-worker-thread.js';
 import { WorkerModelStreams } from './worker-streams.js';
 

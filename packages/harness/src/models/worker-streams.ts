@@ -1,9 +1,9 @@
 import type { ModelCatalog } from './catalog.js';
 import type { ModelStreamRequest, ModelStreams, OnAnswerChunk } from './model-streams.js';
-import { ModelError } from './errors.js';
+import { ModelError, abortedError } from './errors.js';
 import type { StreamWorkerSetup } from './stream-messages.js';
 import { StreamWorker } from './stream-worker-thread.js';
-import { abortedError, type ModelTurnResult } from './stream-turn.js';
+import type { ModelTurnResult } from './stream-turn.js';
 
 /**
  * Answers streamed on a worker thread (`StreamWorker`), so that the thread

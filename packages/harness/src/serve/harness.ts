@@ -19,14 +19,10 @@ import { resolveLimits, type Limits } from '../config/limits.js';
 import { NO_METRICS, type HarnessMetrics } from '../metrics/harness-metrics.js';
 import { MeteredRequestHandler } from '../metrics/metered-handler.js';
 import { bothRelays, createPushNotifications, withPushNotifications } from '../push/index.js';
-import {
-  createModelCatalog,
-  InLoopModelStreams,
-  StreamWorker,
-  WorkerModelStreams,
-  type ModelCatalog,
-  type ModelStreams,
-} from '../models/index.js';
+import { createModelCatalog, type ModelCatalog } from '../models/catalog.js';
+import { InLoopModelStreams, type ModelStreams } from '../models/model-streams.js';
+import { StreamWorker } from '../models/stream-worker-thread.js';
+import { WorkerModelStreams } from '../models/worker-streams.js';
 import { openDatabase, databaseUrl, kindOf, redactUrl, HarnessTaskStore } from '../store/index.js';
 import { continueContext } from '../turns/context-continuation.js';
 import { DEFAULT_TURN_OPTIONS } from '../turns/turn-options.js';

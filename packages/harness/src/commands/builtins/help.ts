@@ -1,5 +1,5 @@
 import type { CommandResult, CommandSpec, RegisteredCommand } from 'a2a-commands';
-import { closeMatches } from '../../models/index.js';
+import { closeMatches } from '../../models/suggest.js';
 import { oneLine, quote, requiresArgument, specOf, truncate } from './format.js';
 import type { BuiltinCommand } from './services.js';
 

@@ -1,5 +1,6 @@
 import type { CommandResult } from 'a2a-commands';
-import { UnknownModelError, type ModelCatalog } from '../../models/index.js';
+import type { ModelCatalog } from '../../models/catalog.js';
+import { UnknownModelError } from '../../models/errors.js';
 import { settingsOf, withSettings } from '../../settings.js';
 import { quote } from './format.js';
 import type { BuiltinCommand } from './services.js';
