@@ -64,6 +64,50 @@ export async function sequential(call: Call, count: number): Promise<number[]> {
   return times;
 }
 
+/**
+ * Round-trip times in milliseconds of `count` calls to each of `calls`, one call at a
+ * time and each in turn, call by call: a change in the machine's speed then falls on
+ * all of them alike, where runs of hundreds of calls each can catch it on one alone.
+ */
+export async function sequentialInTurn(calls: Call[], count: number): Promise<number[][]> {
+  const times: number[][] = calls.map(() => []);
+  for (let i = 0; i < count; i++) {
+    for (const [index, call] of calls.entries()) {
+      const start = process.hrtime.bigint();
+      if (!(await call())) throw new Error('a call failed during a sequential run');
+      times[index]!.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return times;
+}
+
+/**
+ * Calls per second of each of `calls` with one call in flight, taking turns call by
+ * call for `durationMs` each: each one's calls over the time it was the one called.
+ */
+export async function loneThroughputInTurn(
+  calls: Call[],
+  durationMs: number,
+): Promise<Array<{ perSecond: number; errors: number }>> {
+  const busyMs = calls.map(() => 0);
+  const done = calls.map(() => 0);
+  const errors = calls.map(() => 0);
+  const deadline = performance.now() + durationMs * calls.length;
+  while (performance.now() < deadline) {
+    for (const [index, call] of calls.entries()) {
+      const start = performance.now();
+      const ok = await call().catch(() => false);
+      busyMs[index]! += performance.now() - start;
+      if (ok) done[index]!++;
+      else errors[index]!++;
+    }
+  }
+  return calls.map((_, index) => ({
+    perSecond: (done[index]! * 1000) / busyMs[index]!,
+    errors: errors[index]!,
+  }));
+}
+
 /** Calls per second with `inFlight` calls always outstanding for `durationMs`. */
 export async function throughput(
   call: Call,

@@ -1,4 +1,12 @@
-import { sendCall, sequential, throughput, type Call, type Endpoint } from '../lib/load.js';
+import {
+  loneThroughputInTurn,
+  sendCall,
+  sequential,
+  sequentialInTurn,
+  throughput,
+  type Call,
+  type Endpoint,
+} from '../lib/load.js';
 import { figure, percentile, type Figure } from '../lib/stats.js';
 
 export interface Subject {
@@ -15,8 +23,10 @@ export interface RoundTripResult {
 }
 
 /**
- * Every subject measured in the same rounds, one after another, so that a
- * noisy moment hits all of them: the median of the rounds is reported.
+ * Every subject measured in the same rounds, so that a noisy moment hits all of
+ * them: the median of the rounds is reported. One call at a time (the latencies
+ * and the throughput at 1 in flight), the subjects take turns call by call;
+ * with more in flight, they take turns run by run.
  */
 export async function roundTrip(
   subjects: Subject[],
@@ -36,12 +46,27 @@ export async function roundTrip(
   const perRound = Math.ceil(options.calls / options.rounds);
   const msPerRound = (options.secondsEach * 1000) / options.rounds;
   for (let round = 0; round < options.rounds; round++) {
-    for (const s of subjects) {
-      const times = (await sequential(s.call, perRound)).sort((a, b) => a - b);
+    const timesInTurn = await sequentialInTurn(
+      subjects.map((s) => s.call),
+      perRound,
+    );
+    for (const [index, s] of subjects.entries()) {
+      const times = timesInTurn[index]!.sort((a, b) => a - b);
       p50s[s.name]!.push(percentile(times, 50));
       p99s[s.name]!.push(percentile(times, 99));
     }
     for (const k of options.inFlight) {
+      if (k === 1) {
+        const lone = await loneThroughputInTurn(
+          subjects.map((s) => s.call),
+          msPerRound,
+        );
+        for (const [index, s] of subjects.entries()) {
+          rates[s.name]![k]!.push(lone[index]!.perSecond);
+          errors[s.name]! += lone[index]!.errors;
+        }
+        continue;
+      }
       for (const s of subjects) {
         const result = await throughput(s.call, k, msPerRound);
         rates[s.name]![k]!.push(result.perSecond);
