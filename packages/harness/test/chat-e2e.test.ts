@@ -32,6 +32,16 @@ afterAll(async () => {
   await harness?.stop();
 });
 
+/** Runs `use` on a harness of its own whose model answers at `wordMs` a word, then stops it. */
+async function onHarnessAnswering(wordMs: number, use: (url: string) => Promise<void>) {
+  const own = await startHarness({ config: { offline: { latencyMs: wordMs } } });
+  try {
+    await use(own.url);
+  } finally {
+    await own.stop();
+  }
+}
+
 /** A loopback URL where nothing listens. */
 async function unusedUrl(): Promise<string> {
   const server = createServer();
@@ -217,14 +227,9 @@ describe('a2a-harness chat in a terminal', () => {
   const headerTask = (screen: string) => /· task ([0-9a-f]{8}) ·/.exec(screen.split('\n')[0]!)?.[1];
 
   it('Ctrl+C stops the answer with /stop and the chat goes on in the same task; resize and paste do not break it', async () => {
-    // 250 ms a word: the answer streams for half a minute, so on a loaded machine the
+    // 250 ms a word: the answer streams for about 15 s, so on a loaded machine the
     // Ctrl+C still lands while it runs (at 20 ms a word it once arrived after the end).
-    const slow = await startHarness({ config: { offline: { latencyMs: 250 } } });
-    try {
-      await stopAnAnswer(slow.url);
-    } finally {
-      await slow.stop();
-    }
+    await onHarnessAnswering(250, stopAnAnswer);
   }, 120_000);
 
   async function stopAnAnswer(url: string) {
@@ -282,12 +287,7 @@ describe('a2a-harness chat in a terminal', () => {
   it('Ctrl+T into a running sub-task shows its whole answer so far, not only the tail', async () => {
     // 100 ms a word: the sub-task streams for about 17 s, so on a loaded machine the view
     // still opens while it runs (at 20 ms a word the window was 3 s).
-    const slow = await startHarness({ config: { offline: { latencyMs: 100 } } });
-    try {
-      await joinASubTask(slow.url);
-    } finally {
-      await slow.stop();
-    }
+    await onHarnessAnswering(100, joinASubTask);
   }, 120_000);
 
   async function joinASubTask(url: string) {

@@ -30,7 +30,7 @@ function modelFor(setup: number, modelId: string): Promise<LanguageModel> {
 }
 
 /** A stream's error as the serving thread is told it (`errorOf` there makes it an error again). */
-export function failureOf(error: unknown, modelId: string): StreamFailure {
+function failureOf(error: unknown, modelId: string): StreamFailure {
   if (error instanceof ModelTimeoutError)
     return { kind: 'timeout', which: error.which, ms: error.ms };
   if (isAbortError(error)) {
