@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtEntry } from './built-servers.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,8 +16,9 @@ export interface ServerProcess {
 }
 
 /**
- * Starts a TypeScript entry point as its own process, so that servers and the
- * load generator do not share a CPU's event loop. It must log a JSON line with `url`.
+ * Starts a TypeScript entry point, built (built-servers.ts), as its own
+ * process, so that servers and the load generator do not share a CPU's event
+ * loop. It must log a JSON line with `url`.
  */
 export async function startServer(
   name: string,
@@ -25,22 +27,12 @@ export async function startServer(
   env: NodeJS.ProcessEnv = {},
   nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...nodeArgs,
-      '--conditions=a2a-source',
-      '--import',
-      'tsx',
-      path.join(repoRoot, entry),
-      ...args,
-    ],
-    {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const main = await builtEntry(path.join(repoRoot, entry));
+  const child = spawn(process.execPath, [...nodeArgs, main, ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -15,14 +15,31 @@ import { workspacePackageDir } from './workspace-packages.js';
 export type TestBin = 'a2a-harness' | 'a2a-commands' | 'a2a-acp' | 'a2a-chat';
 
 /** Each bundle's entry: its package, and its source inside that package. */
-const ENTRIES: Record<TestBin | 'stream-worker', [string, string]> = {
+const ENTRIES: Record<TestBin, [string, string]> = {
   'a2a-harness': ['a2a-harness', 'src/cli/main.ts'],
-  // Started as a worker from beside the code that starts it (worker-streams.ts).
-  'stream-worker': ['a2a-harness', 'src/models/stream-worker.ts'],
   'a2a-commands': ['a2a-commands', 'src/check/bin.ts'],
   'a2a-acp': ['a2a-acp', 'src/cli/main.ts'],
   'a2a-chat': ['a2a-terminal-chat', 'src/cli/main.ts'],
 };
+
+/** Files a bin starts as workers from beside its code, by output name (stream-worker-thread.ts). */
+const WORKERS: Partial<Record<TestBin, Record<string, string>>> = {
+  'a2a-harness': { 'stream-worker': 'src/models/stream-worker.ts' },
+};
+
+/**
+ * The entries of `bin`'s bundle: its main file and the workers it starts,
+ * from the package folder `packageDir` (this checkout's, unless another is named).
+ */
+export function binEntries(
+  bin: TestBin,
+  packageDir = workspacePackageDir(ENTRIES[bin][0]),
+): Record<string, string> {
+  const files = { [bin]: ENTRIES[bin][1], ...WORKERS[bin] };
+  return Object.fromEntries(
+    Object.entries(files).map(([name, source]) => [name, path.join(packageDir, source)]),
+  );
+}
 
 /** The folder of a run's bins, inside the run's folder. */
 export const binsDir = (runDir: string): string => path.join(runDir, 'bins');
@@ -37,36 +54,47 @@ export const binPath = (runDir: string, bin: TestBin): string =>
  */
 export async function buildTestBins(runDir: string): Promise<void> {
   const outdir = binsDir(runDir);
-  const entryPoints = Object.fromEntries(
-    Object.entries(ENTRIES).map(([name, [pkg, source]]) => [
-      name,
-      path.join(workspacePackageDir(pkg), source),
-    ]),
-  );
+  const bins = Object.keys(ENTRIES) as TestBin[];
+  const entryPoints = Object.assign({}, ...bins.map((bin) => binEntries(bin)));
   try {
     await bundleForNode(entryPoints, outdir);
   } catch (error) {
     throw new Error(`could not bundle the bins for the tests: ${String(error)}`, { cause: error });
   }
-  // Code that finds a package at run time (the web chat's build, the SQLite
-  // driver for its worker) looks in node_modules beside itself.
-  const nodeModules = path.resolve(workspacePackageDir('a2a-harness'), '../../node_modules');
-  symlinkSync(nodeModules, path.join(outdir, 'node_modules'), 'dir');
+  linkNodeModules(outdir, path.resolve(workspacePackageDir('a2a-harness'), '../..'));
 }
+
+/**
+ * Code that finds a package at run time (the web chat's build, the SQLite
+ * driver for its worker) looks in node_modules beside itself: `checkout`'s.
+ */
+export function linkNodeModules(outdir: string, checkout: string): void {
+  symlinkSync(path.join(checkout, 'node_modules'), path.join(outdir, 'node_modules'), 'dir');
+}
+
+/**
+ * Where installed packages go: into the bundle, for quick starts, or
+ * `outside` it, loaded from node_modules as after an npm install.
+ */
+export type InstalledPackages = 'bundled' | 'outside';
 
 /**
  * Bundles TypeScript entries (output name to source file) for plain `node`,
  * with the workspace packages they import read as TypeScript through the
- * `a2a-source` condition. Packages from node_modules are bundled too: Node 20
- * loads a package's files one module at a time, and that was most of a
- * process's start (1.5 s of CPU a start of the harness against 0.9 s bundled,
- * and a run starts it about 150 times). Those in `LOADED_FROM_THEIR_FILES` stay
- * outside, imported by their resolved paths.
+ * `a2a-source` condition. Packages from node_modules are bundled too, unless
+ * `installed` is `outside`: Node 20 loads a package's files one module at a
+ * time, and that was most of a process's start (1.5 s of CPU a start of the
+ * harness against 0.9 s bundled, and a run starts it about 150 times). Those
+ * in `LOADED_FROM_THEIR_FILES` always stay outside, imported by their resolved
+ * paths.
  */
 export async function bundleForNode(
   entryPoints: Record<string, string>,
   outdir: string,
+  installed: InstalledPackages = 'bundled',
 ): Promise<void> {
+  // Reading and compiling the source is a third of a start: less of it, with names kept for stack traces.
+  const minify = installed === 'bundled';
   await esbuild.build({
     entryPoints,
     outdir,
@@ -76,11 +104,10 @@ export async function bundleForNode(
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Reading and compiling the source is a third of a start: less of it, with names kept for stack traces.
-    minifyWhitespace: true,
-    minifySyntax: true,
+    minifyWhitespace: minify,
+    minifySyntax: minify,
     conditions: ['a2a-source'],
-    plugins: [outsideTheBundle],
+    plugins: [outsideTheBundle(installed)],
     // The CommonJS packages in the bundle call require() for Node's own modules.
     banner: {
       js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
@@ -108,23 +135,30 @@ const LOADED_FROM_THEIR_FILES = /^(better-sqlite3|pino|pino-pretty|thread-stream
 /** Optional peers that are not installed: a require() of one fails at run time, as installed. */
 const OPTIONAL_PEERS = /^(pg-native|bufferutil|utf-8-validate|react-devtools-core|fsevents)$/;
 
-/** Leaves `LOADED_FROM_THEIR_FILES` out of the bundle, imported by the path esbuild resolved. */
-const outsideTheBundle: esbuild.Plugin = {
-  name: 'outside-the-bundle',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData === RESOLVING) return undefined;
-      if (args.path.startsWith('node:')) return { path: args.path, external: true };
-      if (OPTIONAL_PEERS.test(args.path)) return { path: args.path, external: true };
-      if (!LOADED_FROM_THEIR_FILES.test(args.path)) return undefined;
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: RESOLVING,
+/**
+ * Leaves installed packages out of the bundle, imported by the path esbuild
+ * resolved: `LOADED_FROM_THEIR_FILES`, or all of them when `installed` is
+ * `outside`. Workspace packages resolve to their sources and are bundled.
+ */
+function outsideTheBundle(installed: InstalledPackages): esbuild.Plugin {
+  return {
+    name: 'outside-the-bundle',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === RESOLVING) return undefined;
+        if (args.path.startsWith('node:')) return { path: args.path, external: true };
+        if (OPTIONAL_PEERS.test(args.path)) return { path: args.path, external: true };
+        if (installed === 'bundled' && !LOADED_FROM_THEIR_FILES.test(args.path)) return undefined;
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: RESOLVING,
+        });
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        if (!resolved.path.split(path.sep).includes('node_modules')) return undefined;
+        return { path: resolved.path, external: true };
       });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return { path: resolved.path, external: true };
-    });
-  },
-};
+    },
+  };
+}
