@@ -127,6 +127,20 @@ describe('commands', () => {
     );
   });
 
+  it('a streamed command is counted once, when its stream ends', async () => {
+    const replied = { command: 'help', outcome: 'replied' };
+    const before = sample(await metrics(), 'a2a_harness_commands_total', replied);
+    const { events } = await rpcStream(
+      harness.url,
+      'SendStreamingMessage',
+      { message: userText('/help') },
+      as,
+    );
+    const streamed = await events.rest();
+    expect(resultOf(streamed.at(-1)).statusUpdate.metadata.command).toBe('help');
+    expect(sample(await metrics(), 'a2a_harness_commands_total', replied)).toBe(before + 1);
+  });
+
   it('a handler that throws counts as a failure; a CommandError is an ordinary reply', async () => {
     const { registry } = harness.harness;
     registry.register({

@@ -13,7 +13,7 @@ import { withCompletionExtension, type CompletionCardOptions } from '../completi
 import { ArgumentCompletions } from '../completion/server.js';
 import { CommandRegistry } from '../registry.js';
 import { commandsContextBuilder } from './context-builder.js';
-import { CommandsRequestHandler } from './dispatch.js';
+import { CommandsRequestHandler, type CommandsRequestHandlerOptions } from './dispatch.js';
 import { CommandsTaskStore } from './sdk-task-store.js';
 import { TurnGate } from './turn-gate.js';
 
@@ -50,6 +50,8 @@ export interface CommandsServerOptions {
   /** Signs the card: each version the registry makes, as served and as `GetAgentCard` gives it. */
   agentCardSignatureGenerator?: SdkHandlerArguments[7];
   onError?: (error: unknown, where: string, context?: ServerCallContext) => void;
+  /** Each command answered or refused, with how long it took (`CommandsRequestHandlerOptions`). */
+  onCommandDone?: CommandsRequestHandlerOptions['onCommandDone'];
   signal?: AbortSignal;
   /**
    * Offer the command completion extension: its card entry names `endpoint`
@@ -106,6 +108,7 @@ export function createCommandsServer(options: CommandsServerOptions): CommandsSe
     onError: options.onError,
     signal: options.signal,
     argumentChars: options.argumentChars,
+    onCommandDone: options.onCommandDone,
   });
   const completions =
     completion && new ArgumentCompletions({ registry, store, maxValues: completion.maxValues });

@@ -23,7 +23,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { callerOf } from '../caller-commands.js';
-import { parseCommand } from '../parse.js';
+import { parseCommand, type ParsedCommand } from '../parse.js';
 import type { CommandRegistry } from '../registry.js';
 import { checkArgumentLimit, enforceArgumentLimit } from './argument-limit.js';
 import type { CommandTaskStore } from './command-task-store.js';
@@ -76,10 +76,19 @@ export interface CommandsRequestHandlerOptions {
    * is not found). Without it, such a task starts empty in that context.
    */
   continueContext?: ContinueContext;
+  /**
+   * Called once each command is answered or refused, with its name and the
+   * seconds from its parse to its reply (to the end of its stream, when
+   * streamed): for metrics, from the same decision that ran it.
+   */
+  onCommandDone?: (command: string, outcome: CommandDone, seconds: number) => void;
 }
 
 /** What a message runs, as the command path decided it. */
 export type RunKind = 'command' | 'turn';
+
+/** How a command ended: its reply, or an error in its place (refused, not found, limited). */
+export type CommandDone = 'replied' | 'refused';
 
 /**
  * An `A2ARequestHandler` in front of the agent's own. Commands are answered on
@@ -117,14 +126,20 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): Promise<Message | Task> {
-    const command = await this.commandIn(params, context);
-    if (command) {
+    const command = this.commandIn(params, context);
+    if (!command) return this.sendToTurns(params, context);
+    const started = performance.now();
+    try {
+      await this.checkCommand(command, context);
       this.options.admit?.('command', context);
       // SEMANTICS §3: the Task with the reply, whatever returnImmediately says.
       const outcome = await this.runner.run(command.message, command.parsed, context);
+      this.commandDone(command, 'replied', started);
       return taskWithReply(outcome, params.configuration?.historyLength);
+    } catch (error) {
+      this.commandDone(command, 'refused', started);
+      throw error;
     }
-    return this.sendToTurns(params, context);
   }
 
   /** The turn path: what is not a command goes to the wrapped handler, one turn per task. */
@@ -144,16 +159,9 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const command = await this.commandIn(params, context);
+    const command = this.commandIn(params, context);
     if (command) {
-      const card = await this.getAgentCard();
-      if (!card.capabilities?.streaming)
-        throw new UnsupportedOperationError('Streaming is not supported.');
-      this.options.admit?.('command', context);
-      const outcome = await this.runner.run(command.message, command.parsed, context);
-      // SEMANTICS §3: the task snapshot first, then the reply update, then the end.
-      yield { payload: { $case: 'task', value: snapshotBeforeReply(outcome) } };
-      yield { payload: { $case: 'statusUpdate', value: outcome.event } };
+      yield* this.streamCommand(command, context);
       return;
     }
     const { inner, turns } = this.options;
@@ -227,13 +235,43 @@ export class CommandsRequestHandler implements A2ARequestHandler {
     return this.options.inner.deleteTaskPushNotificationConfig(params, context);
   }
 
-  /** The command in this request, after the checks the SDK would make of any message. */
-  private async commandIn(params: SendMessageRequest, context: ServerCallContext) {
+  private async *streamCommand(
+    command: CommandIn,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const started = performance.now();
+    let done: CommandDone = 'refused';
+    try {
+      await this.checkCommand(command, context);
+      const card = await this.getAgentCard();
+      if (!card.capabilities?.streaming)
+        throw new UnsupportedOperationError('Streaming is not supported.');
+      this.options.admit?.('command', context);
+      const outcome = await this.runner.run(command.message, command.parsed, context);
+      // SEMANTICS §3: the task snapshot first, then the reply update, then the end.
+      yield { payload: { $case: 'task', value: snapshotBeforeReply(outcome) } };
+      yield { payload: { $case: 'statusUpdate', value: outcome.event } };
+      done = 'replied';
+    } finally {
+      this.commandDone(command, done, started);
+    }
+  }
+
+  private commandDone(command: CommandIn, done: CommandDone, started: number): void {
+    this.options.onCommandDone?.(command.parsed.name, done, (performance.now() - started) / 1000);
+  }
+
+  /** The command in this request, if it holds one this caller may run. */
+  private commandIn(params: SendMessageRequest, context: ServerCallContext): CommandIn | undefined {
     const message = params.message;
     if (!message) return undefined;
     // SEMANTICS §9: a command this caller may not run is, for them, not registered.
     const parsed = parseCommand(message, this.options.registry.forCaller(callerOf(context)));
-    if (!parsed) return undefined;
+    return parsed && { message, parsed };
+  }
+
+  /** The checks the SDK would make of any message, and the command's own limits. */
+  private async checkCommand({ message, parsed }: CommandIn, context: ServerCallContext) {
     if (!message.messageId) throw new RequestMalformedError('message.messageId is required.');
     enforceArgumentLimit(parsed, this.options.argumentChars);
     const card = await this.getAgentCard();
@@ -246,8 +284,12 @@ export class CommandsRequestHandler implements A2ARequestHandler {
         `Client must declare support for required extensions: ${missing.join(', ')}`,
       );
     }
-    return { message, parsed };
   }
+}
+
+interface CommandIn {
+  message: Message;
+  parsed: ParsedCommand;
 }
 
 function requestFor(

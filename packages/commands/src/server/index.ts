@@ -3,7 +3,11 @@ export {
   type CommandsServer,
   type CommandsServerOptions,
 } from './create-server.js';
-export { CommandsRequestHandler, type CommandsRequestHandlerOptions } from './dispatch.js';
+export {
+  CommandsRequestHandler,
+  type CommandDone,
+  type CommandsRequestHandlerOptions,
+} from './dispatch.js';
 export { commandsContextBuilder } from './context-builder.js';
 export { CommandsTaskStore } from './sdk-task-store.js';
 export type {

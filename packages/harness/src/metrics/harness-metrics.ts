@@ -1,11 +1,13 @@
+import type { CommandDone } from 'a2a-commands/server';
+
 /**
  * What the harness counts and times, as calls. The turn path, the command
  * path and the store report through this interface only; `PrometheusMetrics`
  * turns the calls into `/metrics`, and `NO_METRICS` ignores them.
  */
 
-/** How a command request went: it got its reply, or it was refused with a protocol error. */
-export type CommandOutcome = 'replied' | 'refused';
+/** How a command request went, as the command path reports it: its reply, or a protocol error. */
+export type CommandOutcome = CommandDone;
 
 /**
  * How a turn that started running ended:
@@ -29,7 +31,7 @@ export interface GaugeSources {
 }
 
 export interface HarnessMetrics {
-  /** A command request ended; `seconds` from its arrival at the handler to its reply or refusal. */
+  /** A command request ended; `seconds` from the command path's parse of it to its reply or refusal. */
   commandRan(name: string, outcome: CommandOutcome, seconds: number): void;
   /** A command's handler threw something other than a CommandError; its reply says it failed. */
   commandFailed(name: string): void;

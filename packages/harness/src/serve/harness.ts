@@ -222,6 +222,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     ...(rateLimiter.active && { admit: rateLimiter.admit }),
     continueContext: (contextId, taskId, context) =>
       continueContext(store, contextId, taskId, context),
+    onCommandDone: (name, outcome, seconds) => metrics.commandRan(name, outcome, seconds),
   });
   if (cluster) {
     cluster.deliverTo(events, commands.live);
@@ -230,7 +231,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     if (interrupted.length > 0)
       logger.warn({ tasks: interrupted }, 'ended turns interrupted by the last stop');
   }
-  const metered = new MeteredRequestHandler(commands, registry, metrics);
+  const metered = new MeteredRequestHandler(commands);
   metrics.readGauges({
     queueDepth: () => turns.scheduler.waiting(),
     openStreams: () => metered.openStreams,
