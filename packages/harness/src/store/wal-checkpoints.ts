@@ -17,6 +17,17 @@ export const WAL_SYNC_INTERVAL_MS = 200;
 /** How long the WAL may grow before the checkpoints ask for a moment without writes. */
 export const WAL_RESTART_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The WAL's file is cut back when it starts over only past this many times
+ * the restart length. Under a steady stream it reaches the restart length and
+ * then some (what came in while the copy was asked for), and cut back to
+ * exactly that length each time, it grew again by appending: appends that
+ * allocate blocks wait while the checkpoint thread syncs, and lone commands
+ * stalled 50 to 160 ms every two seconds (20 to 40 ms, the hold itself,
+ * when the file is reused). Only a file that grew past this, after a burst, is cut.
+ */
+export const KEPT_WAL_RESTARTS = 4;
+
 /** SQLite's own default, restored if the thread cannot checkpoint the file. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
@@ -73,7 +84,7 @@ export class WalCheckpoints {
     );
     database.pragma('wal_autocheckpoint = 0');
     // The commit that starts the WAL over also cuts its file back to this.
-    database.pragma(`journal_size_limit = ${restartBytes}`);
+    database.pragma(`journal_size_limit = ${KEPT_WAL_RESTARTS * restartBytes}`);
     return checkpoints;
   }
 
