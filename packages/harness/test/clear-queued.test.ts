@@ -36,3 +36,20 @@ it('a message queued before /clear is answered on its own, not lost from the mod
   expect(answer).toContain('You said: the queued one');
   expect(answer).toContain('I got 1 message');
 });
+
+it('a message queued after /clear, while the turn before it still runs, answers its own message', async () => {
+  const taskId = (await send('an earlier question')).body.result.task.id;
+  const running = await rpcStream(harness.url, 'SendStreamingMessage', {
+    message: userText('the running one', { taskId }),
+  });
+  expect(resultOf(await running.events.next()).task.id).toBe(taskId);
+  await send('/clear', taskId);
+  const queued = send('queued after the clear', taskId);
+  const later = send('queued after that', taskId);
+
+  await running.events.rest();
+  const answer = answerOf((await queued).body.result.task);
+  expect(answer).toContain('You said: queued after the clear');
+  expect(answer).toContain('I got 1 message');
+  expect(answerOf((await later).body.result.task)).toContain('You said: queued after that');
+});

@@ -54,4 +54,16 @@ describe('the model context of a turn', () => {
       'user:c',
     ]);
   });
+
+  it("after a /clear during a turn, a message queued since sees its own message, not that turn's answer", () => {
+    // /clear came while a ran; b and c arrived after it, and a's answer after them.
+    const before = [user('a')];
+    const history = [user('b'), agent('answer a'), user('c')];
+    expect(texts(modelContext(history, 'b', before))).toEqual(['user:b']);
+    expect(texts(modelContext([...history, agent('answer b')], 'c', before))).toEqual([
+      'user:b',
+      'assistant:answer b',
+      'user:c',
+    ]);
+  });
 });

@@ -39,9 +39,15 @@ export function modelTextOf(message: Message): string {
  * and command reply, and the harness's own notes (errors, interruptions) are
  * for the user only.
  */
-export function modelContext(history: readonly Message[], turnMessageId?: string): ModelMessage[] {
+export function modelContext(
+  history: readonly Message[],
+  turnMessageId?: string,
+  /** The history before `history`, left out by a /clear: its questions may be answered in `history`. */
+  before: readonly Message[] = [],
+): ModelMessage[] {
   const messages: ModelMessage[] = [];
-  for (const message of turnOrder(withoutCommands(history), turnMessageId)) {
+  const order = turnOrder(withoutCommands(history), turnMessageId, withoutCommands(before));
+  for (const message of order) {
     if (isNote(message)) continue;
     const text = modelTextOf(message);
     if (text === '') continue;
@@ -64,21 +70,29 @@ export function modelContext(history: readonly Message[], turnMessageId?: string
 function turnOrder(
   history: readonly Message[],
   turnMessageId: string | undefined,
+  before: readonly Message[],
 ): readonly Message[] {
   if (!turnMessageId) return history;
   const exchanges: Message[] = [];
-  const unanswered: Message[] = [];
+  // Questions from before a /clear still take their answers, which may come after it; neither is context.
+  const unanswered: Array<Message | undefined> = unansweredMessages(before).map(() => undefined);
   for (const message of history) {
     if (message.role !== Role.ROLE_AGENT) {
       unanswered.push(message);
+      continue;
+    }
+    if (unanswered.length > 0 && unanswered[0] === undefined) {
+      unanswered.shift();
       continue;
     }
     const question = unanswered.shift();
     if (question) exchanges.push(question);
     exchanges.push(message);
   }
-  const own = unanswered.findIndex((m) => m.messageId === turnMessageId);
-  return own < 0 ? history : [...exchanges, ...unanswered.slice(0, own + 1)];
+  const own = unanswered.findIndex((m) => m?.messageId === turnMessageId);
+  if (own < 0) return history;
+  const queued = unanswered.slice(0, own + 1).filter((m): m is Message => m !== undefined);
+  return [...exchanges, ...queued];
 }
 
 /** The user messages no agent message answers yet, oldest first, paired as `answerTo` pairs them. */

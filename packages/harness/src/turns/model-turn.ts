@@ -1,3 +1,4 @@
+import type { Message } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
@@ -62,10 +63,15 @@ export async function streamAnswer(
   // while the database closes) is the server's, not the model's, so it must not
   // become the turn's note; the lifecycle ends the turn with the generic one.
   let history = await store.loadHistory(taskId, context, { from: settings.contextStart });
+  // What a /clear left out: a turn that ran across it may have its answer in `history`.
+  let before: Message[] = [];
+  if (settings.contextStart) {
+    before = (await store.loadHistory(taskId, context)).slice(0, settings.contextStart);
+  }
   if (!history.some((m) => m.messageId === turnId)) {
     // Queued before a /clear that now leaves it out: it starts the fresh context alone.
-    const all = await store.loadHistory(taskId, context);
-    history = all.filter((m) => m.messageId === turnId);
+    history = before.filter((m) => m.messageId === turnId);
+    before = [];
   }
   try {
     const streams = deps.streams ?? new InLoopModelStreams(catalog);
@@ -73,7 +79,7 @@ export async function streamAnswer(
       {
         modelId,
         system: settings.system,
-        messages: modelContext(history, turnId),
+        messages: modelContext(history, turnId, before),
         timeouts: options,
         maxAnswerChars: options.answerChars,
         chunking: options,
