@@ -46,8 +46,8 @@ export function modelContext(
   before: readonly Message[] = [],
 ): ModelMessage[] {
   const messages: ModelMessage[] = [];
-  const order = turnOrder(withoutCommands(history), turnMessageId, withoutCommands(before));
-  for (const message of order) {
+  const owedBefore = unansweredMessages(before).length;
+  for (const message of turnOrder(withoutCommands(history), turnMessageId, owedBefore)) {
     if (isNote(message)) continue;
     const text = modelTextOf(message);
     if (text === '') continue;
@@ -70,29 +70,28 @@ export function modelContext(
 function turnOrder(
   history: readonly Message[],
   turnMessageId: string | undefined,
-  before: readonly Message[],
+  /** Questions from before a /clear still unanswered: the oldest, they take the first answers. */
+  owedBefore: number,
 ): readonly Message[] {
   if (!turnMessageId) return history;
   const exchanges: Message[] = [];
-  // Questions from before a /clear still take their answers, which may come after it; neither is context.
-  const unanswered: Array<Message | undefined> = unansweredMessages(before).map(() => undefined);
+  const unanswered: Message[] = [];
   for (const message of history) {
     if (message.role !== Role.ROLE_AGENT) {
       unanswered.push(message);
       continue;
     }
-    if (unanswered.length > 0 && unanswered[0] === undefined) {
-      unanswered.shift();
+    // An answer that came after a /clear to a question from before it: neither is context.
+    if (owedBefore > 0) {
+      owedBefore -= 1;
       continue;
     }
     const question = unanswered.shift();
     if (question) exchanges.push(question);
     exchanges.push(message);
   }
-  const own = unanswered.findIndex((m) => m?.messageId === turnMessageId);
-  if (own < 0) return history;
-  const queued = unanswered.slice(0, own + 1).filter((m): m is Message => m !== undefined);
-  return [...exchanges, ...queued];
+  const own = unanswered.findIndex((m) => m.messageId === turnMessageId);
+  return own < 0 ? history : [...exchanges, ...unanswered.slice(0, own + 1)];
 }
 
 /** The user messages no agent message answers yet, oldest first, paired as `answerTo` pairs them. */

@@ -1,4 +1,3 @@
-import type { Message } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
 import type { TaskHead } from 'a2a-commands/server';
 import type { Logger } from 'pino';
@@ -62,12 +61,12 @@ export async function streamAnswer(
   // Read before the model call: a store error ("driver has already been destroyed"
   // while the database closes) is the server's, not the model's, so it must not
   // become the turn's note; the lifecycle ends the turn with the generic one.
-  let history = await store.loadHistory(taskId, context, { from: settings.contextStart });
-  // What a /clear left out: a turn that ran across it may have its answer in `history`.
-  let before: Message[] = [];
-  if (settings.contextStart) {
-    before = (await store.loadHistory(taskId, context)).slice(0, settings.contextStart);
-  }
+  // Read whole, once: what a /clear left out (`before`) may hold the question of an answer
+  // stored after it. History is numbered from 0 without gaps, so the context start is an index.
+  const all = await store.loadHistory(taskId, context);
+  const start = settings.contextStart ?? 0;
+  let history = all.slice(start);
+  let before = all.slice(0, start);
   if (!history.some((m) => m.messageId === turnId)) {
     // Queued before a /clear that now leaves it out: it starts the fresh context alone.
     history = before.filter((m) => m.messageId === turnId);
