@@ -55,13 +55,7 @@ export type Call = () => Promise<boolean>;
 
 /** Round-trip times in milliseconds of `count` calls made one after another; fails on any error. */
 export async function sequential(call: Call, count: number): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const start = process.hrtime.bigint();
-    if (!(await call())) throw new Error('a call failed during a sequential run');
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return times;
+  return (await sequentialInTurn([call], count))[0]!;
 }
 
 /**
