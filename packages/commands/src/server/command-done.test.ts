@@ -14,16 +14,21 @@ import type { CommandDone } from './dispatch.js';
 
 const context = new ServerCallContext();
 
-function serverReporting(done: Array<[string, CommandDone, number]>) {
+/** A server with `/echo`, and each `onCommandDone` call it has made. */
+function serverReporting() {
+  const done: Array<[string, CommandDone, number]> = [];
   const registry = new CommandRegistry();
   registry.register({ name: 'echo', description: 'Repeat the arguments', run: ({ args }) => args });
-  return createCommandsServer({
+  const { requestHandler } = createCommandsServer({
     agentCard: cardWith('http://localhost', ['JSONRPC']),
     executor: echoExecutor(),
     registry,
     argumentChars: 10,
     onCommandDone: (command, outcome, seconds) => done.push([command, outcome, seconds]),
   });
+  /** The calls so far, as command and outcome. */
+  const reported = () => done.map(([command, outcome]) => [command, outcome]);
+  return { requestHandler, done, reported };
 }
 
 const request = (text: string, taskId?: string): SendMessageRequest => ({
@@ -43,8 +48,7 @@ async function drain(stream: AsyncGenerator<StreamResponse>): Promise<unknown> {
 }
 
 it('a command answered reports replied, with the seconds it took', async () => {
-  const done: Array<[string, CommandDone, number]> = [];
-  const { requestHandler } = serverReporting(done);
+  const { requestHandler, done } = serverReporting();
   const task = (await requestHandler.sendMessage(request('/echo hi'), context)) as Task;
   expect(task.status?.message).toBeDefined();
   expect(done).toHaveLength(1);
@@ -55,21 +59,19 @@ it('a command answered reports replied, with the seconds it took', async () => {
 });
 
 it('a command refused reports refused: arguments over the limit, or a task that is not there', async () => {
-  const done: Array<[string, CommandDone, number]> = [];
-  const { requestHandler } = serverReporting(done);
+  const { requestHandler, reported } = serverReporting();
   await expect(requestHandler.sendMessage(request('/echo 0123456789A'), context)).rejects.toThrow();
   await expect(
     requestHandler.sendMessage(request('/echo hi', 'no-such-task'), context),
   ).rejects.toThrow();
-  expect(done.map(([command, outcome]) => [command, outcome])).toEqual([
+  expect(reported()).toEqual([
     ['echo', 'refused'],
     ['echo', 'refused'],
   ]);
 });
 
 it('a streamed command reports once its stream has ended, replied or refused', async () => {
-  const done: Array<[string, CommandDone, number]> = [];
-  const { requestHandler } = serverReporting(done);
+  const { requestHandler, done, reported } = serverReporting();
   const stream = requestHandler.sendMessageStream(request('/echo hi'), context);
   await stream.next();
   expect(done).toEqual([]);
@@ -77,15 +79,14 @@ it('a streamed command reports once its stream has ended, replied or refused', a
   expect(
     await drain(requestHandler.sendMessageStream(request('/echo 0123456789A'), context)),
   ).toBeInstanceOf(Error);
-  expect(done.map(([command, outcome]) => [command, outcome])).toEqual([
+  expect(reported()).toEqual([
     ['echo', 'replied'],
     ['echo', 'refused'],
   ]);
 });
 
 it('an ordinary message and an unknown command are not commands: nothing is reported', async () => {
-  const done: Array<[string, CommandDone, number]> = [];
-  const { requestHandler } = serverReporting(done);
+  const { requestHandler, done } = serverReporting();
   await requestHandler.sendMessage(request('hello'), context);
   await requestHandler.sendMessage(request('/nosuch thing'), context);
   await drain(requestHandler.sendMessageStream(request('hello again'), context));
