@@ -6,15 +6,14 @@
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { buildTypeScriptPackages, type TypeScriptBuild } from './typescript-build.js';
 import { installedVersion, workspacePackageDir } from './workspace-packages.js';
 
 export { installedVersion, workspacePackageDir };
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
 const BIG_OUTPUT = 64 * 1024 * 1024;
 
 /** The folders of a package that are never copied to the staging folder. */
@@ -27,43 +26,62 @@ export interface Packed {
   files: string[];
 }
 
-async function build(packageDir: string, stage: string): Promise<void> {
-  const outDir = path.join(stage, 'dist');
-  const manifest = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as {
-    scripts?: Record<string, string>;
-  };
-  if (manifest.scripts?.build?.startsWith('vite build')) {
-    const vite = path.join(workspacePackageDir('vite'), 'bin', 'vite.js');
-    await run(
-      process.execPath,
-      [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
-      {
-        cwd: packageDir,
-        maxBuffer: BIG_OUTPUT,
-      },
-    );
-    return;
+/** Vite's build for the web chat; one TypeScript build for all the others (typescript-build.ts). */
+async function buildStaged(staged: Array<{ packageDir: string; stage: string }>): Promise<void> {
+  const typescript: TypeScriptBuild[] = [];
+  const vite: Array<Promise<unknown>> = [];
+  for (const { packageDir, stage } of staged) {
+    const outDir = path.join(stage, 'dist');
+    const manifest = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as {
+      scripts?: Record<string, string>;
+    };
+    if (manifest.scripts?.build?.startsWith('vite build')) {
+      const bin = path.join(workspacePackageDir('vite'), 'bin', 'vite.js');
+      vite.push(
+        run(
+          process.execPath,
+          [bin, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+          {
+            cwd: packageDir,
+            maxBuffer: BIG_OUTPUT,
+          },
+        ),
+      );
+    } else {
+      // Types are checked by `npm run typecheck`. Here the packages a package
+      // imports have no dist of their own in the tree, so checking against their
+      // declarations cannot work; what is emitted is the same.
+      typescript.push({ tsconfig: path.join(packageDir, 'tsconfig.build.json'), outDir });
+    }
   }
-  // Types are checked by `npm run typecheck`. Here the packages a package
-  // imports have no dist of their own in the tree, so checking against their
-  // declarations cannot work; what is emitted is the same.
-  const tsc = require.resolve('typescript/bin/tsc');
-  await run(
-    process.execPath,
-    [tsc, '-p', path.join(packageDir, 'tsconfig.build.json'), '--outDir', outDir, '--noCheck'],
-    { cwd: packageDir, maxBuffer: BIG_OUTPUT },
-  );
+  // Vite works in its own process meanwhile; the TypeScript build holds this one.
+  try {
+    buildTypeScriptPackages(typescript);
+  } catch (error) {
+    await Promise.allSettled(vite);
+    throw error;
+  }
+  await Promise.all(vite);
 }
 
-/** Builds and packs one workspace package into `work`, leaving its folder in the tree as it was. */
-export async function packWorkspacePackage(name: string, work: string): Promise<Packed> {
-  const packageDir = workspacePackageDir(name);
-  const stage = path.join(work, 'stage', name);
-  await cp(packageDir, stage, {
-    recursive: true,
-    filter: (source) => !NOT_STAGED.has(path.relative(packageDir, source).split(path.sep)[0]!),
-  });
-  await build(packageDir, stage);
+/** Builds and packs workspace packages into `work`, leaving their folders in the tree as they were. */
+export async function packWorkspacePackages(names: string[], work: string): Promise<Packed[]> {
+  const staged = await Promise.all(
+    names.map(async (name) => {
+      const packageDir = workspacePackageDir(name);
+      const stage = path.join(work, 'stage', name);
+      await cp(packageDir, stage, {
+        recursive: true,
+        filter: (source) => !NOT_STAGED.has(path.relative(packageDir, source).split(path.sep)[0]!),
+      });
+      return { name, packageDir, stage };
+    }),
+  );
+  await buildStaged(staged);
+  return Promise.all(staged.map(({ name, stage }) => pack(name, stage, work)));
+}
+
+async function pack(name: string, stage: string, work: string): Promise<Packed> {
   // --ignore-scripts: the build above stands in for prepack, which would build in the tree.
   const { stdout } = await run(
     'npm',
