@@ -3,17 +3,19 @@ import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Starts the long files first, so that a run does not end with one worker on
- * a long file while the other has nothing left to do. Vitest's own order runs
- * the projects one after another by name, which leaves the web chat's browser
- * files near the end.
+ * Starts the projects with long files first, so that a run does not end with
+ * one worker on a long file while the other has nothing left to do. Vitest's
+ * own order runs the projects one after another by name, which leaves the web
+ * chat's browser files near the end.
  *
- * Files are taken in two tiers, long then short. Within a tier, a project's
- * files stay together (a worker that shares modules between files,
- * `isolate: false`, keeps them only while the next file is of its project),
- * the project with the most work first, and its files longest first. The
- * PostgreSQL project has less than the other harness files, which gives its
- * cluster time to start before its files need it.
+ * A project's files stay together, all of them: a worker that shares modules
+ * between files (`isolate: false`) is kept only while the next file in the
+ * queue is of its project, and each new worker imports the project's modules
+ * again (about 3 s of CPU for the harness's). So the projects are taken in
+ * two tiers, those with a long file then the others, within a tier the project
+ * with the most work first, and its files longest first. The PostgreSQL
+ * project has less than the other harness files, which gives its cluster time
+ * to start before its files need it.
  *
  * How long a file takes comes from vitest's cache of the last run when it
  * has one. A clean clone (CI) has none: there the estimate is by kind, since
@@ -24,7 +26,10 @@ export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const estimates = new Map(files.map((file) => [file, this.estimate(file)]));
     const estimate = (file: TestSpecification) => estimates.get(file) ?? 0;
-    const tier = (file: TestSpecification) => (estimate(file) >= LONG_FILE_MS ? 0 : 1);
+    const longProjects = new Set(
+      files.filter((file) => estimate(file) >= LONG_FILE_MS).map((file) => file.project.name),
+    );
+    const tier = (file: TestSpecification) => (longProjects.has(file.project.name) ? 0 : 1);
     const workOf = new Map<string, number>();
     for (const file of files) {
       const key = `${tier(file)}:${file.project.name}`;

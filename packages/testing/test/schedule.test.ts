@@ -1,7 +1,7 @@
 /**
- * The order `npm test` starts its files in: the long ones first, so that two
- * workers finish together, and a project's files together, so that a worker
- * that shares modules between files keeps them. Read from the sequencer the
+ * The order `npm test` starts its files in: the projects with long files
+ * first, so that two workers finish together, and each project's files
+ * together, so that a worker that shares modules between files keeps them. Read from the sequencer the
  * root configuration names, on the files vitest resolves.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,19 +58,23 @@ function projectRuns(keys: string[]): string[] {
 }
 
 describe('from a clean clone, with no timings of an earlier run', () => {
-  it('starts every long kind of file before any other, the soak among them', async () => {
+  it('starts every project with a long kind of file before any other, the soak among them', async () => {
     const order = cleanOrder;
     expect(order.filter((key) => projectOf(key) === 'integration:bench')).not.toEqual([]);
-    const firstShort = order.findIndex((key) => !isLong(key));
-    expect(firstShort).toBeGreaterThan(0);
-    expect(order.slice(firstShort).filter(isLong)).toEqual([]);
+    const long = new Set(order.filter(isLong).map(projectOf));
+    const firstOther = order.findIndex((key) => !long.has(projectOf(key)));
+    expect(firstOther).toBeGreaterThan(0);
+    expect(order.slice(firstOther).filter((key) => long.has(projectOf(key)))).toEqual([]);
   });
 
-  it('keeps each project together within the long files and within the short ones', async () => {
+  it("keeps each project's files together, its long kinds first", async () => {
     const order = cleanOrder;
-    for (const files of [order.filter(isLong), order.filter((key) => !isLong(key))]) {
-      const runs = projectRuns(files);
-      expect(runs).toEqual([...new Set(runs)]);
+    const runs = projectRuns(order);
+    expect(runs).toEqual([...new Set(runs)]);
+    for (const project of runs) {
+      const files = order.filter((key) => projectOf(key) === project);
+      const firstShort = files.findIndex((key) => !isLong(key));
+      if (firstShort !== -1) expect(files.slice(firstShort).filter(isLong)).toEqual([]);
     }
   });
 
