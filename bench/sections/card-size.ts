@@ -4,6 +4,8 @@ import { Endpoint, throughput } from '../lib/load.js';
 import { startServer } from '../lib/servers.js';
 import { figure, type Figure } from '../lib/stats.js';
 
+const warmUpMs = 2000;
+
 /** Agent-card GET throughput for cards with more and more commands, measured in the same rounds. */
 export async function cardThroughput(
   totals: number[],
@@ -32,15 +34,14 @@ export async function cardThroughput(
       if (listed?.length !== totals[i])
         throw new Error(`card ${i} lists ${listed?.length} commands, not ${totals[i]}`);
     }
+    const get = (endpoint: Endpoint) => async () => (await endpoint.request()).status === 200;
+    // A server just started serves its first seconds at half speed or less (its
+    // connections open, its code is compiled); that is not what a card's size costs.
+    for (const endpoint of endpoints) await throughput(get(endpoint), options.inFlight, warmUpMs);
     const msPerRound = (options.secondsEach * 1000) / options.rounds;
     for (let round = 0; round < options.rounds; round++) {
-      for (let i = 0; i < endpoints.length; i++) {
-        const endpoint = endpoints[i]!;
-        const result = await throughput(
-          async () => (await endpoint.request()).status === 200,
-          options.inFlight,
-          msPerRound,
-        );
+      for (const [i, endpoint] of endpoints.entries()) {
+        const result = await throughput(get(endpoint), options.inFlight, msPerRound);
         rates[i]!.push(result.perSecond);
       }
     }

@@ -1,7 +1,6 @@
 import {
   loneThroughputInTurn,
   sendCall,
-  sequential,
   sequentialInTurn,
   throughput,
   type Call,
@@ -26,51 +25,52 @@ export interface RoundTripResult {
  * Every subject measured in the same rounds, so that a noisy moment hits all of
  * them: the median of the rounds is reported. One call at a time (the latencies
  * and the throughput at 1 in flight), the subjects take turns call by call;
- * with more in flight, they take turns run by run.
+ * with more in flight, they take turns run by run. One round first is not
+ * counted: servers just started answer it up to twice as slowly (their code is
+ * still being compiled), and a figure from a round still warming would rank the
+ * subjects by how fast they warm up.
  */
 export async function roundTrip(
   subjects: Subject[],
   options: { calls: number; rounds: number; inFlight: number[]; secondsEach: number },
 ): Promise<Record<string, RoundTripResult>> {
+  const perRound = Math.ceil(options.calls / options.rounds);
+  const msPerRound = (options.secondsEach * 1000) / options.rounds;
+  const calls = subjects.map((s) => s.call);
+  const round = async () => {
+    const times = await sequentialInTurn(calls, perRound);
+    const rates = new Map<number, Array<{ perSecond: number; errors: number }>>();
+    for (const k of options.inFlight) {
+      if (k === 1) rates.set(k, await loneThroughputInTurn(calls, msPerRound));
+      else {
+        const each: Array<{ perSecond: number; errors: number }> = [];
+        for (const call of calls) each.push(await throughput(call, k, msPerRound));
+        rates.set(k, each);
+      }
+    }
+    return { times, rates };
+  };
+  const warmUp = await round();
   const p50s: Record<string, number[]> = {};
   const p99s: Record<string, number[]> = {};
   const rates: Record<string, Record<number, number[]>> = {};
   const errors: Record<string, number> = {};
-  for (const s of subjects) {
+  for (const [index, s] of subjects.entries()) {
     p50s[s.name] = [];
     p99s[s.name] = [];
     rates[s.name] = Object.fromEntries(options.inFlight.map((k) => [k, []]));
-    errors[s.name] = 0;
-    await sequential(s.call, 50); // warm up
+    // A call that fails fails the figures, in whichever round it failed.
+    errors[s.name] = [...warmUp.rates.values()].reduce((sum, each) => sum + each[index]!.errors, 0);
   }
-  const perRound = Math.ceil(options.calls / options.rounds);
-  const msPerRound = (options.secondsEach * 1000) / options.rounds;
-  for (let round = 0; round < options.rounds; round++) {
-    const timesInTurn = await sequentialInTurn(
-      subjects.map((s) => s.call),
-      perRound,
-    );
+  for (let i = 0; i < options.rounds; i++) {
+    const measured = await round();
     for (const [index, s] of subjects.entries()) {
-      const times = timesInTurn[index]!.sort((a, b) => a - b);
+      const times = measured.times[index]!.sort((a, b) => a - b);
       p50s[s.name]!.push(percentile(times, 50));
       p99s[s.name]!.push(percentile(times, 99));
-    }
-    for (const k of options.inFlight) {
-      if (k === 1) {
-        const lone = await loneThroughputInTurn(
-          subjects.map((s) => s.call),
-          msPerRound,
-        );
-        for (const [index, s] of subjects.entries()) {
-          rates[s.name]![k]!.push(lone[index]!.perSecond);
-          errors[s.name]! += lone[index]!.errors;
-        }
-        continue;
-      }
-      for (const s of subjects) {
-        const result = await throughput(s.call, k, msPerRound);
-        rates[s.name]![k]!.push(result.perSecond);
-        errors[s.name]! += result.errors;
+      for (const [k, each] of measured.rates) {
+        rates[s.name]![k]!.push(each[index]!.perSecond);
+        errors[s.name]! += each[index]!.errors;
       }
     }
   }
