@@ -13,9 +13,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * queue is of its project, and each new worker imports the project's modules
  * again (about 3 s of CPU for the harness's). So the projects are taken in
  * two tiers, those with a long file then the others, within a tier the project
- * with the most work first, and its files longest first. The PostgreSQL
- * project has less than the other harness files, which gives its cluster time
- * to start before its files need it.
+ * with the most work first, and its files longest first.
  *
  * How long a file takes comes from vitest's cache of the last run when it
  * has one. A clean clone (CI) has none: there the estimate is by kind, since

@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
 import { harnessProjectBase, harnessTimeouts } from './vitest.shared.js';
 
-/** The harness's tests beside the code; test/ is in vitest.server.config.ts and vitest.postgres.config.ts. */
+/** The harness's tests beside the code; test/ is in vitest.server.config.ts. */
 export default defineProject({
   ...harnessProjectBase,
   test: {

@@ -3,10 +3,14 @@ import {
   harnessCliSetup,
   harnessProjectBase,
   harnessTimeouts,
-  postgresTestFiles,
+  postgresSetup,
 } from './vitest.shared.js';
 
-/** The files of test/ that start the harness and need no PostgreSQL. */
+/**
+ * The files of test/: each starts the harness. The throwaway PostgreSQL
+ * cluster starts when the first file that uses it asks (a2a-testing/stores
+ * and a2a-testing/databases do), once for the run.
+ */
 export default defineProject({
   ...harnessProjectBase,
   test: {
@@ -16,8 +20,7 @@ export default defineProject({
     // none changes global state another file reads.
     isolate: false,
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...postgresTestFiles()],
-    globalSetup: [harnessCliSetup],
+    globalSetup: [postgresSetup, harnessCliSetup],
     ...harnessTimeouts,
   },
 });

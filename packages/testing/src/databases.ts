@@ -1,6 +1,5 @@
-import { inject } from 'vitest';
-import type {} from './postgres-context.js';
 import pg from 'pg';
+import { testPostgresUrl } from './postgres-server.js';
 
 /**
  * A database of its own on the test PostgreSQL server, for tests whose
@@ -9,7 +8,7 @@ import pg from 'pg';
 export async function freshPostgresDatabase(
   prefix: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  const server = new URL(inject('postgresUrl'));
+  const server = new URL(await testPostgresUrl());
   const name = `${prefix}_${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: server.toString() });

@@ -1,51 +1,62 @@
 /**
- * Vitest global setup of the project whose files use PostgreSQL: one
- * throwaway cluster for the run. It does not wait for the cluster: the URL is
- * provided at once and each file waits in `postgres-ready.ts`, so the start
- * overlaps with the files of the other projects instead of holding them up.
+ * Vitest global setup of the harness's integration files: one throwaway
+ * PostgreSQL cluster for the run, started when the first file asks for it
+ * (postgres-server.ts), so that a run of files that need no database never
+ * starts one. Test processes cannot call into this one, so the ask and the
+ * answer are files in a folder of its own, which it watches.
  * `A2A_TEST_DATABASE_URL` points the tests at an existing server instead.
  */
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { watch } from 'node:fs';
+import { access, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type {} from './postgres-context.js';
-import { launchThrowawayPostgres } from './throwaway-postgres.js';
+import { POSTGRES_REQUEST, POSTGRES_STATUS } from './postgres-context.js';
+import { launchThrowawayPostgres, type LaunchingPostgres } from './throwaway-postgres.js';
 import { holdTestRun } from './test-run.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // The cluster's files live in the run's folder, which stays until the cluster has stopped.
   const run = holdTestRun();
-  const statusDir = await mkdtemp(path.join(os.tmpdir(), 'a2a-test-pg-status-'));
-  const statusFile = path.join(statusDir, 'status');
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'a2a-test-pg-'));
   // Written whole, then renamed, so a reader never sees half a status.
   const report = async (status: string) => {
-    await writeFile(`${statusFile}.tmp`, status);
-    await rename(`${statusFile}.tmp`, statusFile);
+    const file = path.join(folder, POSTGRES_STATUS);
+    await writeFile(`${file}.tmp`, status);
+    await rename(`${file}.tmp`, file);
   };
-  const removeStatus = async () => {
-    await rm(statusDir, { recursive: true, force: true });
-    run.release();
+  let launching: Promise<LaunchingPostgres | undefined> | undefined;
+  const launch = async (): Promise<LaunchingPostgres | undefined> => {
+    const given = process.env.A2A_TEST_DATABASE_URL;
+    if (given) {
+      await report(`ready ${given}`);
+      return undefined;
+    }
+    try {
+      const postgres = await launchThrowawayPostgres();
+      void postgres.ready.then(
+        () => report(`ready ${postgres.url}`),
+        (error: unknown) => report(`failed: ${describeFailure(error)}`),
+      );
+      return postgres;
+    } catch (error) {
+      await report(`failed: ${describeFailure(error)}`);
+      return undefined;
+    }
   };
-  project.provide('postgresStatusFile', statusFile);
-
-  if (process.env.A2A_TEST_DATABASE_URL) {
-    project.provide('postgresUrl', process.env.A2A_TEST_DATABASE_URL);
-    await report('ready');
-    return removeStatus;
-  }
-  const postgres = await launchThrowawayPostgres().catch(async (error: unknown) => {
-    await removeStatus();
-    throw error;
+  const watcher = watch(folder, () => {
+    if (launching) return;
+    launching = access(path.join(folder, POSTGRES_REQUEST)).then(launch, () => {
+      launching = undefined;
+      return undefined;
+    });
   });
-  project.provide('postgresUrl', postgres.url);
-  void postgres.ready.then(
-    () => report('ready'),
-    (error: unknown) => report(`failed: ${describeFailure(error)}`),
-  );
+  project.provide('postgresFolder', folder);
   return async () => {
-    await postgres.stop();
-    await removeStatus();
+    watcher.close();
+    await (await launching)?.stop();
+    await rm(folder, { recursive: true, force: true });
+    run.release();
   };
 }
 

@@ -1,18 +1,23 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
-import type {} from './postgres-context.js';
 import { openDatabase, type HarnessDatabase } from 'a2a-harness';
 import { freshPostgresDatabase } from './databases.js';
+import { testPostgresUrl } from './postgres-server.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 /** The stores every test that runs on both runs on, in this order. */
 export const storeKinds: StoreKind[] = ['sqlite', 'postgres'];
 
+/**
+ * A file that imports this module runs on both stores, so it waits here for
+ * the run's PostgreSQL server, which starts for the first such file.
+ */
+const postgresUrl = await testPostgresUrl();
+
 /** A fresh SQLite file, or the test PostgreSQL server (tasks use fresh UUIDs, so tests share it). */
 export function testDatabaseUrl(kind: StoreKind): string {
-  if (kind === 'postgres') return inject('postgresUrl');
+  if (kind === 'postgres') return postgresUrl;
   return `sqlite:${path.join(mkdtempSync(path.join(os.tmpdir(), 'a2a-harness-')), 'tasks.db')}`;
 }
 

@@ -77,15 +77,6 @@ describe('from a clean clone, with no timings of an earlier run', () => {
       if (firstShort !== -1) expect(files.slice(firstShort).filter(isLong)).toEqual([]);
     }
   });
-
-  it('starts the PostgreSQL files after the other harness files, while the cluster starts', async () => {
-    const order = cleanOrder;
-    const lastOther = order.findLastIndex((key) => projectOf(key) === 'integration:harness');
-    const firstPostgres = order.findIndex(
-      (key) => projectOf(key) === 'integration:harness-postgres',
-    );
-    expect(firstPostgres).toBeGreaterThan(lastOther);
-  });
 });
 
 describe('with the timings vitest kept from an earlier run', () => {
