@@ -3,10 +3,9 @@
  * PostgreSQL cluster for the run, started when the first file asks for it
  * (postgres-server.ts), so that a run of files that need no database never
  * starts one. Test processes cannot call into this one, so the ask and the
- * answer are files in a folder of its own, which it watches.
+ * answer are files in a folder of its own.
  * `A2A_TEST_DATABASE_URL` points the tests at an existing server instead.
  */
-import { watch } from 'node:fs';
 import { access, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,9 @@ import type { TestProject } from 'vitest/node';
 import { POSTGRES_REQUEST, POSTGRES_STATUS } from './postgres-context.js';
 import { launchThrowawayPostgres, type LaunchingPostgres } from './throwaway-postgres.js';
 import { holdTestRun } from './test-run.js';
+
+/** How often the folder is looked at for a file's ask. */
+const ASK_POLL_MS = 100;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // The cluster's files live in the run's folder, which stays until the cluster has stopped.
@@ -44,16 +46,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return undefined;
     }
   };
-  const watcher = watch(folder, () => {
+  // Polled, not watched: file-change events are not delivered alike on every file system.
+  const asked = setInterval(() => {
     if (launching) return;
     launching = access(path.join(folder, POSTGRES_REQUEST)).then(launch, () => {
       launching = undefined;
       return undefined;
     });
-  });
+  }, ASK_POLL_MS);
+  asked.unref();
   project.provide('postgresFolder', folder);
   return async () => {
-    watcher.close();
+    clearInterval(asked);
     await (await launching)?.stop();
     await rm(folder, { recursive: true, force: true });
     run.release();
